@@ -48,7 +48,9 @@ public struct ATR: Hashable, Sendable {
             checksumValid = nil
         }
         guard index == bytes.count else { throw .trailingBytes(bytes.count - index) }
-        self.protocols = protocols.isEmpty ? [0] : Array(Set(protocols.filter { $0 != 15 })).sorted()
+        // PC/SC part 3 ATRs chain TD1 = 80 (a nominal T=0) to TD2 = 01; the card speaks T=1.
+        let isPart3 = bytes.count >= 4 && bytes[2] == 0x80 && bytes[3] == 0x01
+        self.protocols = isPart3 ? [1] : protocols.isEmpty ? [0] : Array(Set(protocols.filter { $0 != 15 })).sorted()
     }
 
     /// Whether this is a PC/SC part 3 ATR synthesised for a contactless card.
