@@ -1,6 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Modules follow ../shared/DESIGN.md (docs/architecture.md says where we differ).
+// Dependencies point down: APDU and KioskLog are pure Swift; SmartCard is the only
+// module that talks to PC/SC, through CPCSCLite.
+
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -10,13 +14,48 @@ let package = Package(
     name: "idkiosk",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "APDU", targets: ["APDU"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // C bindings
+        .systemLibrary(
+            name: "CPCSCLite",
+            pkgConfig: "libpcsclite",
+            providers: [.apt(["libpcsclite-dev"])]
+        ),
+
+        // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
-        .testTarget(name: "APDUTests", dependencies: ["APDU"], swiftSettings: strict),
+
+        // Devices
+        .target(
+            name: "SmartCard",
+            dependencies: [
+                "CPCSCLite", "APDU",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "VirtualCard",
+            dependencies: ["APDU", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        // Composition
+
+        // Test support
+        .target(
+            name: "KioskTestKit",
+            dependencies: ["APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
+        .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
     ]
 )
