@@ -212,8 +212,8 @@ public struct Controller: Sendable {
         guard let index = journey.open else { return logical(.unknownCredential) }
         guard journey.scan == nil else { return logical(.multipleScanParts) }
         let credential = journey.credentials[index]
-        guard credential.isConfigured else { return logical(.credentialNotCompleted) }
         guard part != .digital else { return logical(.notYetImplemented) }
+        guard credential.isConfigured else { return logical(.credentialNotCompleted) }
         guard credential.parts.contains(part) else { return logical(.unknownScanPart) }
         guard !credential.finishedParts.contains(part) else { return logical(.deadScanPart) }
         let mode = credential.mode(for: part)
