@@ -38,3 +38,11 @@ extension Controller {
         case wipeSession
     }
 }
+
+extension Controller.Action {
+    /// Whether the action starts the camera, which arms the device timer.
+    var startsCamera: Bool {
+        if case .startCamera = self { return true }
+        return false
+    }
+}

@@ -533,7 +533,12 @@ public struct Controller: Sendable {
         guard var scan = journey.scan else { return command ? logical(.unknownScanPart) : [] }
         let before = timerView
         let actions = event(&scan)
+        if actions.isEmpty { return [] }
         if actions.count == 1, case .display(.logicalError) = actions[0] { return actions }
+        if actions.contains(where: \.startsCamera), !journey.cameraAvailable {
+            // The part would restart a camera that is gone: end while the old part, which holds no camera, is current.
+            return end(error: .cameraUnavailable)
+        }
         journey.scan = scan
         state = .active(journey)
         return actions + settle(from: before, activity: command || activity, actions: actions)
@@ -587,11 +592,7 @@ public struct Controller: Sendable {
                 timers.append(.cancelTimeout(.inactivity))
             }
         }
-        let startsCamera = actions.contains {
-            if case .startCamera = $0 { return true }
-            return false
-        }
-        if startsCamera {
+        if actions.contains(where: \.startsCamera) {
             deviceGeneration += 1
             timers.append(
                 .scheduleTimeout(Timeout(.device, generation: deviceGeneration), after: configuration.deviceStartTimeout)
