@@ -1,5 +1,5 @@
 /// The earlier transaction an authentication compares the face against (seed 004).
-public enum AuthenticationReference: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public enum AuthenticationReference: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// An ID + Identity verification the person enrolled with.
     case enrollment(String)
     /// A transaction created by the server-to-server facemap API.
@@ -13,4 +13,7 @@ public enum AuthenticationReference: Hashable, Sendable, CustomStringConvertible
     }
 
     public var debugDescription: String { description }
+
+    /// No children: `dump` and other mirrors must not reach the personal data either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

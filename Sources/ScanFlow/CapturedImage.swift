@@ -1,7 +1,7 @@
 /// An image a capture pipeline took for a part, with what on-device reading found in it.
 ///
 /// It carries personal data, so it prints only its side and size.
-public struct CapturedImage: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct CapturedImage: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The encoded image (JPEG).
     public let bytes: [UInt8]
     /// The side it shows (`front`, `back`, `face`, `document`).
@@ -20,4 +20,7 @@ public struct CapturedImage: Hashable, Sendable, CustomStringConvertible, Custom
     }
 
     public var debugDescription: String { description }
+
+    /// No children: `dump` and other mirrors must not reach the personal data either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

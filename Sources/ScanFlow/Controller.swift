@@ -644,3 +644,19 @@ public struct Controller: Sendable {
         return actions
     }
 }
+
+extension Controller: CustomStringConvertible {
+    /// The state's name and the part being scanned; never the workflow's token or the captures.
+    public var description: String {
+        let name: String
+        switch state {
+        case .idle: name = "idle"
+        case .consent(_, let pending): name = "consent(\(pending.count) pending)"
+        case .active: name = "active"
+        case .finishing(_, let failed): name = failed == nil ? "finishing" : "finishing(failed)"
+        case .ended: name = "ended"
+        }
+        guard let scan = journey?.scan else { return "Controller(\(name))" }
+        return "Controller(\(name), \(scan.part.rawValue) in \(scan.mode.rawValue): \(scan.phase))"
+    }
+}

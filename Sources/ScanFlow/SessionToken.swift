@@ -1,5 +1,5 @@
 /// The SDK token of a session; it prints redacted because it grants access to the transaction.
-public struct SessionToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct SessionToken: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let value: String
 
     public init(_ value: String) {
@@ -8,4 +8,7 @@ public struct SessionToken: Hashable, Sendable, CustomStringConvertible, CustomD
 
     public var description: String { "SessionToken(<redacted>)" }
     public var debugDescription: String { description }
+
+    /// No children: `dump` and other mirrors must not reach the personal data either.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
