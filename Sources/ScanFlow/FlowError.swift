@@ -2,7 +2,7 @@
 ///
 /// The first letter is the family (A..Z); the digits carry detail. Retryable errors leave
 /// the journey waiting for `retryAfterError` or `cancel`; the others end it.
-public struct FlowError: Hashable, Sendable, Codable, CustomStringConvertible, Error {
+public struct FlowError: Hashable, Sendable, CustomStringConvertible, Error {
     /// The seeds' error families.
     public enum Family: String, Hashable, Sendable, Codable, CaseIterable {
         /// Network communication problem (retryable).

@@ -71,6 +71,7 @@ enum RandomEvent {
     }
 
     /// Sends the event through the harness and returns the actions.
+    @discardableResult
     func apply(to h: inout Harness) -> [Action] {
         switch self {
         case .start(let workflow): h.send { $0.start(workflow: workflow) }
