@@ -356,7 +356,9 @@ public struct Controller: Sendable {
         onScanPart(command: false) { $0.cameraStarted() }
     }
 
-    /// A device stopped answering. A lost camera ends a capture with H; a lost reader skips the chip.
+    /// A device stopped answering. A lost camera ends a capture with H (or, between
+    /// captures, is reported as unavailable and ends the journey when it is needed); a lost
+    /// reader skips the chip add-on.
     public mutating func deviceLost(_ device: Device) -> [Action] {
         guard case .active(var journey) = state else { return [] }
         switch device {
@@ -366,7 +368,7 @@ public struct Controller: Sendable {
             if journey.scan?.holdsCamera == true {
                 return end(error: .cameraUnavailable)
             }
-            return []
+            return [.display(.update(.cameraAvailable(false)))]
         case .reader:
             journey.readerAvailable = false
             state = .active(journey)
@@ -374,15 +376,19 @@ public struct Controller: Sendable {
         }
     }
 
-    /// A lost device is back.
+    /// A lost device is back; the display learns that the camera is available again.
     public mutating func deviceRestored(_ device: Device) -> [Action] {
         guard case .active(var journey) = state else { return [] }
         switch device {
-        case .camera: journey.cameraAvailable = true
-        case .reader: journey.readerAvailable = true
+        case .camera:
+            journey.cameraAvailable = true
+            state = .active(journey)
+            return [.display(.update(.cameraAvailable(true)))]
+        case .reader:
+            journey.readerAvailable = true
+            state = .active(journey)
+            return []
         }
-        state = .active(journey)
-        return []
     }
 
     /// A capture pipeline's guidance (extraction state, flash, legal hint, ...).
@@ -435,15 +441,19 @@ public struct Controller: Sendable {
         return [.display(.error(error))]
     }
 
+    /// The document answered on the reader and reading began.
     public mutating func chipReadStarted() -> [Action] {
         onScanPart(command: false) { $0.chipReadStarted() }
     }
 
-    /// - Parameter percent: 0...100.
+    /// How far the chip reading got.
+    ///
+    /// - Parameter percent: 0...100; values outside are clamped.
     public mutating func chipReadProgress(_ percent: Int) -> [Action] {
         onScanPart(command: false) { $0.chipReadProgress(percent) }
     }
 
+    /// The chip was read; its data goes to the backend.
     public mutating func chipReadFinished() -> [Action] {
         onScanPart(command: false) { $0.chipReadFinished() }
     }

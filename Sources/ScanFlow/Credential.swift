@@ -33,9 +33,8 @@ public struct Credential: Hashable, Sendable {
 
     public let info: Info
     /// The chosen country (ISO 3166-1 alpha-3) and document of an `id` credential.
-    public private(set) var configuration: (country: String, document: Document)? {
-        get { storedConfiguration.map { ($0.country, $0.document) } }
-        set { storedConfiguration = newValue.map { StoredConfiguration(country: $0.country, document: $0.document) } }
+    public var configuration: (country: String, document: Document)? {
+        storedConfiguration.map { ($0.country, $0.document) }
     }
     /// The chosen acquire mode of a `document` credential.
     public internal(set) var acquireMode: AcquireMode?

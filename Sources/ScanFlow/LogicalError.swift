@@ -11,7 +11,8 @@ public enum LogicalError: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case deadController
     /// `retryAfterError` without a pending retryable error.
     case errorNotRetryable
-    /// A credential was started before every active consent item was accepted.
+    /// A credential was started before every active consent item was accepted, or a
+    /// consent answer names an item the workflow does not have.
     case needToConsentFirst
     /// `finish` while a credential is still open or unfinished.
     case controllerNotCompleted

@@ -60,14 +60,18 @@ import Testing
 
     @Test func aCameraLostBetweenPartsEndsWhenItIsNeeded() {
         var h = Stage.confirmation.harness()
-        #expect(h.send { $0.deviceLost(.camera) } == [])
-        #expect(h.send { $0.retake() }.result?.error == .cameraUnavailable)
+        #expect(h.send { $0.deviceLost(.camera) } == [.display(.update(.cameraAvailable(false)))])
+        let end = h.send { $0.retake() }
+        #expect(end.result?.error == .cameraUnavailable)
+        // The camera never started again, so there is none to stop.
+        #expect(!end.contains(.stopCamera))
+        #expect(!end.contains { $0.startsCameraForTest })
     }
 
     @Test func aRestoredCameraIsUsedAgain() {
         var h = Stage.confirmation.harness()
         h.send { $0.deviceLost(.camera) }
-        h.send { $0.deviceRestored(.camera) }
+        #expect(h.send { $0.deviceRestored(.camera) } == [.display(.update(.cameraAvailable(true)))])
         #expect(h.send { $0.retake() }.contains(.startCamera(.docFinder)))
     }
 
@@ -95,5 +99,12 @@ import Testing
                 2003: "MISSING_PART_DOC", 2004: "HIDDEN_PART_DOC", 2005: "DAMAGED_DOCUMENT", 2006: "GLARE",
             ]
         )
+    }
+}
+
+extension Action {
+    var startsCameraForTest: Bool {
+        if case .startCamera = self { return true }
+        return false
     }
 }

@@ -273,4 +273,18 @@ import Testing
         #expect(end.last == .wipeSession)
         #expect(FlowError(.L).message == "Enrollment transaction reference invalid")
     }
+
+    @Test func aDataCredentialHasNothingToScan() {
+        var h = Harness()
+        h.send { $0.start(workflow: Fixtures.workflow(Credential.Info(id: "data-1", category: .data))) }
+        #expect(
+            h.send { $0.startCredential(id: "data-1") }.displayed == [
+                .credentialStarted(id: "data-1", isConfigured: true, parts: [])
+            ]
+        )
+        #expect(h.send { $0.startScanPart(.front) } == [.display(.logicalError(.unknownScanPart))])
+        #expect(h.send { $0.finishCredential() }.displayed == [.credentialFinished(id: "data-1")])
+        h.send { $0.finish() }
+        #expect(h.send { $0.finalized() }.result?.credentials == [.init(id: "data-1", category: .data, parts: [:], chipRead: false)])
+    }
 }
