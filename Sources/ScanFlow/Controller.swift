@@ -555,7 +555,7 @@ public struct Controller: Sendable {
     }
 
     private var timerView: TimerView {
-        TimerView(phase: awaitedPhase, deviceStarting: journey?.scan?.phase == .starting && !hasEnded)
+        TimerView(phase: awaitedPhase, deviceStarting: journey?.scan?.phase == .starting)
     }
 
     /// The step the station waits at for the person, if it waits for the person at all.

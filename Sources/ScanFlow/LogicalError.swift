@@ -7,7 +7,7 @@ public enum LogicalError: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case dependencyWrongVersion
     /// The workflow asks for something the kiosk does not do (a digital-identity part).
     case notYetImplemented
-    /// The journey has ended; start a new controller.
+    /// The controller is not running: it was not started, or its journey has ended (start a new one).
     case deadController
     /// `retryAfterError` without a pending retryable error.
     case errorNotRetryable
