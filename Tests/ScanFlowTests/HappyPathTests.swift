@@ -235,13 +235,7 @@ import Testing
         var workflow = Fixtures.workflow(Fixtures.faceCredential, flow: .authentication(.enrollment("enr-77")))
         workflow.livenessProviderVersion = 3
         h.send { $0.start(workflow: workflow) }
-        h.send { $0.startCredential(id: "face-1") }
-        h.send { $0.startScanPart(.face) }
-        h.send { $0.cameraStarted() }
-        h.send { $0.imageCaptured(Fixtures.image(.face)) }
-        h.send { $0.partProcessed(.accepted) }
-        h.send { $0.finishScanPart() }
-        h.send { $0.finishCredential() }
+        h.scanAcceptedFace()
         h.send { $0.finish() }
         let result = h.send { $0.finalized(outcome) }.result
         #expect(result?.authentication == outcome)
@@ -251,13 +245,7 @@ import Testing
     @Test func authenticationWithoutOutcomeEndsWithM() {
         var h = Harness()
         h.send { $0.start(workflow: Fixtures.workflow(Fixtures.faceCredential, flow: .authentication(.authenticationTransaction("t-1")))) }
-        h.send { $0.startCredential(id: "face-1") }
-        h.send { $0.startScanPart(.face) }
-        h.send { $0.cameraStarted() }
-        h.send { $0.imageCaptured(Fixtures.image(.face)) }
-        h.send { $0.partProcessed(.accepted) }
-        h.send { $0.finishScanPart() }
-        h.send { $0.finishCredential() }
+        h.scanAcceptedFace()
         h.send { $0.finish() }
         let end = h.send { $0.finalized() }
         #expect(end.displayed.contains(.error(FlowError(.M))))

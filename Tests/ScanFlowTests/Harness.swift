@@ -55,6 +55,17 @@ struct Harness {
         return fired
     }
 
+    /// Opens the face credential, captures a face the backend accepts and finishes both.
+    mutating func scanAcceptedFace() {
+        send { $0.startCredential(id: Fixtures.faceCredential.id) }
+        send { $0.startScanPart(.face) }
+        send { $0.cameraStarted() }
+        send { $0.imageCaptured(Fixtures.image(.face)) }
+        send { $0.partProcessed(.accepted) }
+        send { $0.finishScanPart() }
+        send { $0.finishCredential() }
+    }
+
     /// The display messages among the actions so far.
     var displayed: [DisplayMessage] {
         log.compactMap {

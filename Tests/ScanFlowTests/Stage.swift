@@ -94,13 +94,7 @@ enum Stage: String, CaseIterable, CustomTestStringConvertible {
         h.send { $0.chipReadFinished() }
         h.send { $0.finishScanPart() }
         h.send { $0.finishCredential() }
-        h.send { $0.startCredential(id: "face-1") }
-        h.send { $0.startScanPart(.face) }
-        h.send { $0.cameraStarted() }
-        h.send { $0.imageCaptured(Fixtures.image(.face)) }
-        h.send { $0.partProcessed(.accepted) }
-        h.send { $0.finishScanPart() }
-        h.send { $0.finishCredential() }
+        h.scanAcceptedFace()
         h.send { $0.finish() }
         if self == .finishing { return h }
         h.send { $0.finalizeFailed(FlowError(.A, detail: "010503")) }
