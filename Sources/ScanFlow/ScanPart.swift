@@ -243,11 +243,18 @@ struct ScanPart: Sendable {
     }
 
     /// The person (`userAction`) or the pipeline (`lowPerformance`) asks for the fallback mode.
+    ///
+    /// The chip add-on's fallback is to go on without it: a person whose document has no
+    /// working chip must not be stuck at the reader until the station resets.
     mutating func switchToFallback(_ reason: Scan.FallbackReason) -> [Controller.Action] {
         let wasScanning: Bool
         switch state {
         case .starting, .scanning: wasScanning = true
         case .rejected, .retry: wasScanning = false
+        case .awaitingChip, .readingChip:
+            chipSkipped = true
+            state = .canFinish
+            return [.stopChipRead, .display(.update(.fallback(reason))), .display(.step(.canFinish(part)))]
         default: return [.display(.logicalError(.scanPartNotCompleted))]
         }
         guard let fallback = mode.fallback else { return [.display(.logicalError(.noFallbackAvailable))] }

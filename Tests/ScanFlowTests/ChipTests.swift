@@ -48,4 +48,16 @@ import Testing
         #expect(h.send { $0.chipReadProgress(140) } == [.display(.update(.nfcExtractionProgress(100)))])
         #expect(h.send { $0.chipReadProgress(-3) } == [.display(.update(.nfcExtractionProgress(0)))])
     }
+
+    @Test func thePersonMaySkipTheChip() {
+        var h = Stage.awaitingChip.harness()
+        #expect(
+            h.send { $0.switchToFallback() }.withoutTimers == [
+                .stopChipRead, .display(.update(.fallback(.userAction))), .display(.step(.canFinish(.nfc))),
+            ]
+        )
+        h.send { $0.finishScanPart() }
+        #expect(h.controller.credentials[0].isComplete)
+        #expect(!h.controller.credentials[0].chipRead)
+    }
 }
