@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "APDU", targets: ["APDU"]),
+        .library(name: "ScanFlow", targets: ["ScanFlow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -46,6 +47,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Flow
+        .target(name: "ScanFlow", swiftSettings: strict),
+
         // Composition
 
         // Test support
@@ -57,5 +61,6 @@ let package = Package(
         .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
+        .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
     ]
 )

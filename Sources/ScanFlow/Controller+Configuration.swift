@@ -1,0 +1,62 @@
+extension Controller {
+    /// The station's side of the journey: what it is, and how long it waits for people and devices.
+    public struct Configuration: Hashable, Sendable {
+        /// The data center the station is registered in; a workflow from another one is refused.
+        public var dataCenter: Workflow.DataCenter
+        /// The liveness provider version installed; `nil` when the station has none.
+        public var livenessProviderVersion: Int?
+        /// How long a step waits for the person before asking "are you still there?".
+        public var inactivityTimeouts: [InactivityPhase: Duration]
+        /// Used for a phase missing from `inactivityTimeouts`.
+        public var defaultInactivityTimeout: Duration
+        /// How long the "are you still there?" warning stays before the station resets.
+        public var inactivityWarningGrace: Duration
+        /// How long a camera may take to start before the journey ends with H.
+        public var deviceStartTimeout: Duration
+        /// Failed attempts (rejects, retries) of a part after which fallback or staff help is offered.
+        public var maxAttemptsPerPart: Int
+
+        public init(
+            dataCenter: Workflow.DataCenter = .EU,
+            livenessProviderVersion: Int? = nil,
+            inactivityTimeouts: [InactivityPhase: Duration] = [:],
+            defaultInactivityTimeout: Duration = .seconds(60),
+            inactivityWarningGrace: Duration = .seconds(15),
+            deviceStartTimeout: Duration = .seconds(10),
+            maxAttemptsPerPart: Int = 3
+        ) {
+            self.dataCenter = dataCenter
+            self.livenessProviderVersion = livenessProviderVersion
+            self.inactivityTimeouts = inactivityTimeouts
+            self.defaultInactivityTimeout = defaultInactivityTimeout
+            self.inactivityWarningGrace = inactivityWarningGrace
+            self.deviceStartTimeout = deviceStartTimeout
+            self.maxAttemptsPerPart = maxAttemptsPerPart
+        }
+
+        func inactivityTimeout(for phase: InactivityPhase) -> Duration {
+            inactivityTimeouts[phase] ?? defaultInactivityTimeout
+        }
+    }
+
+    /// A step at which the station waits for the person, each with its own inactivity timeout.
+    public enum InactivityPhase: String, Hashable, Sendable, Codable, CaseIterable {
+        /// Consent items on screen.
+        case consent
+        /// Choosing a credential, country or document, or between parts.
+        case selection
+        /// The scan view: waiting for a document, a face or a file.
+        case scanning
+        /// A help screen after `pauseScan`.
+        case help
+        /// Waiting for the document on the reader.
+        case chip
+        case confirmation
+        case reject
+        case retry
+        /// A retryable error on screen.
+        case error
+        /// The part is done; waiting for the person to go on.
+        case canFinish
+    }
+}

@@ -1,0 +1,87 @@
+extension DisplayCommand: Codable {
+    private enum Kind: String, Codable {
+        case userConsented, startCredential, setConfiguration, setAcquireMode, startScanPart, takeImage, confirm
+        case retake, switchToFallback, pauseScan, retryScan, finishScanPart, finishCredential, finish, cancel
+        case retryAfterError, userIsPresent
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, type, itemId, decision, id, country, document, acquireMode, part
+    }
+
+    /// `{"version": 1, "type": "<case>", ...payload}`; see docs/events.schema.json.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(DisplayMessage.version, forKey: .version)
+        switch self {
+        case .userConsented(let itemID, let decision):
+            try container.encode(Kind.userConsented, forKey: .type)
+            try container.encode(itemID, forKey: .itemId)
+            try container.encode(decision, forKey: .decision)
+        case .startCredential(let id):
+            try container.encode(Kind.startCredential, forKey: .type)
+            try container.encode(id, forKey: .id)
+        case .setConfiguration(let country, let document):
+            try container.encode(Kind.setConfiguration, forKey: .type)
+            try container.encode(country, forKey: .country)
+            try container.encode(document, forKey: .document)
+        case .setAcquireMode(let mode):
+            try container.encode(Kind.setAcquireMode, forKey: .type)
+            try container.encode(mode, forKey: .acquireMode)
+        case .startScanPart(let part):
+            try container.encode(Kind.startScanPart, forKey: .type)
+            try container.encode(part, forKey: .part)
+        case .takeImage: try container.encode(Kind.takeImage, forKey: .type)
+        case .confirm: try container.encode(Kind.confirm, forKey: .type)
+        case .retake: try container.encode(Kind.retake, forKey: .type)
+        case .switchToFallback: try container.encode(Kind.switchToFallback, forKey: .type)
+        case .pauseScan: try container.encode(Kind.pauseScan, forKey: .type)
+        case .retryScan: try container.encode(Kind.retryScan, forKey: .type)
+        case .finishScanPart: try container.encode(Kind.finishScanPart, forKey: .type)
+        case .finishCredential: try container.encode(Kind.finishCredential, forKey: .type)
+        case .finish: try container.encode(Kind.finish, forKey: .type)
+        case .cancel: try container.encode(Kind.cancel, forKey: .type)
+        case .retryAfterError: try container.encode(Kind.retryAfterError, forKey: .type)
+        case .userIsPresent: try container.encode(Kind.userIsPresent, forKey: .type)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version == DisplayMessage.version else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .version,
+                in: container,
+                debugDescription: "display command version \(version), this side speaks \(DisplayMessage.version)"
+            )
+        }
+        switch try container.decode(Kind.self, forKey: .type) {
+        case .userConsented:
+            self = .userConsented(
+                itemID: try container.decode(String.self, forKey: .itemId),
+                decision: try container.decode(Bool.self, forKey: .decision)
+            )
+        case .startCredential: self = .startCredential(id: try container.decode(String.self, forKey: .id))
+        case .setConfiguration:
+            self = .setConfiguration(
+                country: try container.decode(String.self, forKey: .country),
+                document: try container.decode(Document.self, forKey: .document)
+            )
+        case .setAcquireMode: self = .setAcquireMode(try container.decode(Credential.AcquireMode.self, forKey: .acquireMode))
+        case .startScanPart: self = .startScanPart(try container.decode(Credential.Part.self, forKey: .part))
+        case .takeImage: self = .takeImage
+        case .confirm: self = .confirm
+        case .retake: self = .retake
+        case .switchToFallback: self = .switchToFallback
+        case .pauseScan: self = .pauseScan
+        case .retryScan: self = .retryScan
+        case .finishScanPart: self = .finishScanPart
+        case .finishCredential: self = .finishCredential
+        case .finish: self = .finish
+        case .cancel: self = .cancel
+        case .retryAfterError: self = .retryAfterError
+        case .userIsPresent: self = .userIsPresent
+        }
+    }
+}

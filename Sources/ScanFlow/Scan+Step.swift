@@ -1,0 +1,32 @@
+extension Scan {
+    /// A lifecycle step of a scan part that the display shows and that usually needs an
+    /// answer from the person (seeds: `Jumio.Scan.Step`).
+    public enum Step: Hashable, Sendable {
+        /// The part needs preparation (the camera or the liveness provider is starting).
+        case prepare(Credential.Part)
+        /// The part started; a loading view can be dismissed.
+        case started(Credential.Part, Scan.Mode)
+        /// The scan view for the part should be on screen.
+        case scanView(Credential.Part, Scan.Mode)
+        /// A digital-identity part needs its view (never sent by the kiosk; kept for the contract).
+        case digitalIdentityView(Credential.Part)
+        /// Verification continues with a third party (never sent by the kiosk; kept for the contract).
+        case thirdPartyVerification(Credential.Part)
+        /// All images of the part are taken: exactly once per part.
+        case imageTaken(Credential.Part)
+        /// The evidence is being processed; the camera preview is stopped.
+        case processing(Credential.Part)
+        /// The capture was usable: show it and ask to confirm or retake.
+        case confirmationView(Credential.Part)
+        /// Instant Feedback rejected the capture: show why and ask to retake.
+        case rejectView([Credential.Part: RejectReason])
+        /// The part has to be scanned again for the given reason.
+        case retry(Credential.Part, Retry.Reason)
+        /// The part is done and can be finished.
+        case canFinish(Credential.Part)
+        /// An add-on part follows (the chip after a passport's data page).
+        case addonScanPart(Credential.Part)
+        /// A multipart part moves on to its next side (front -> back).
+        case nextPart(Credential.Part)
+    }
+}

@@ -1,0 +1,353 @@
+/// The scan of one part of a credential, from start to `canFinish` (seeds: `Jumio.Scan.Part`).
+///
+/// A state machine of its own that the `Controller` drives: one mutating function per
+/// event, each returning the actions to perform. Timers and ending the journey are the
+/// controller's business; a scan part only knows its own lifecycle.
+struct ScanPart: Sendable {
+    /// Where the part is, as far as its owner needs to know.
+    enum Phase: Hashable, Sendable {
+        /// A device is starting; the device timer runs.
+        case starting
+        case scanning
+        case paused
+        /// The chip reader waits for the document.
+        case awaitingChip
+        /// The chip is being read.
+        case readingChip
+        case processing
+        case confirmation
+        case rejected
+        case retry
+        /// A retryable error waits for `retryAfterError`.
+        case failed
+        case canFinish
+        case finished
+    }
+
+    private enum State: Sendable {
+        case starting(side: Int)
+        case scanning(side: Int, paused: Bool)
+        case awaitingChip
+        case readingChip
+        case processing
+        case confirmation
+        case rejected
+        case retry
+        case failed(resume: Resume)
+        case canFinish
+        case finished
+    }
+
+    private enum Resume: Sendable {
+        case rescan
+        case reupload
+    }
+
+    let part: Credential.Part
+    private(set) var mode: Scan.Mode
+    /// Rejections and retries since the part (or its fallback mode) started.
+    private(set) var failedAttempts = 0
+    /// The key read from the MRZ of this part's images, for the chip add-on.
+    private(set) var chipAccessKey: ChipAccessKey?
+    /// Whether the chip could not be read and the add-on was skipped.
+    private(set) var chipSkipped = false
+    private var images: [CapturedImage] = []
+    private var state: State
+    private let maxAttempts: Int
+
+    /// Sides scanned in one part: a multipart scans front, then back.
+    private var sides: [Credential.Part] {
+        part == .multipart ? [.front, .back] : [part]
+    }
+
+    /// Creates the scan part and returns the actions that start it.
+    static func start(
+        _ part: Credential.Part,
+        mode: Scan.Mode,
+        chipAccessKey: ChipAccessKey? = nil,
+        maxAttempts: Int
+    ) -> (ScanPart, [Controller.Action]) {
+        var scan = ScanPart(part: part, mode: mode, state: .starting(side: 0), maxAttempts: maxAttempts)
+        scan.chipAccessKey = chipAccessKey
+        let actions = scan.beginCapture()
+        return (scan, actions)
+    }
+
+    private init(part: Credential.Part, mode: Scan.Mode, state: State, maxAttempts: Int) {
+        self.part = part
+        self.mode = mode
+        self.state = state
+        self.maxAttempts = maxAttempts
+    }
+
+    var phase: Phase {
+        switch state {
+        case .starting: .starting
+        case .scanning(_, let paused): paused ? .paused : .scanning
+        case .awaitingChip: .awaitingChip
+        case .readingChip: .readingChip
+        case .processing: .processing
+        case .confirmation: .confirmation
+        case .rejected: .rejected
+        case .retry: .retry
+        case .failed: .failed
+        case .canFinish: .canFinish
+        case .finished: .finished
+        }
+    }
+
+    /// Whether the camera is running for this part (so ending the journey must stop it).
+    var holdsCamera: Bool {
+        guard mode.usesCamera else { return false }
+        switch state {
+        case .starting, .scanning: return true
+        default: return false
+        }
+    }
+
+    /// Whether the chip reader is working for this part.
+    var holdsReader: Bool {
+        switch state {
+        case .awaitingChip, .readingChip: true
+        default: false
+        }
+    }
+
+    // MARK: Capture
+
+    private mutating func beginCapture() -> [Controller.Action] {
+        images = []
+        switch mode {
+        case .nfc:
+            guard let key = chipAccessKey else {
+                // Without a key there is nothing to try: the add-on is skipped, not failed.
+                chipSkipped = true
+                state = .canFinish
+                return [.display(.step(.canFinish(part)))]
+            }
+            state = .awaitingChip
+            return [
+                .display(.step(.started(part, mode))),
+                .display(.step(.scanView(part, mode))),
+                .startChipRead(key),
+            ]
+        case .file:
+            state = .scanning(side: 0, paused: false)
+            return [
+                .display(.step(.started(part, mode))),
+                .display(.step(.scanView(part, mode))),
+                .requestFile,
+            ]
+        case .web:
+            // Digital identity is refused by the controller before a scan part exists.
+            state = .canFinish
+            return []
+        case .manual, .docFinder, .barcode, .faceManual, .faceLiveness:
+            state = .starting(side: 0)
+            return [.display(.step(.prepare(part))), .startCamera(mode)]
+        }
+    }
+
+    /// The camera delivers frames.
+    mutating func cameraStarted() -> [Controller.Action] {
+        guard case .starting(let side) = state else { return [] }
+        state = .scanning(side: side, paused: false)
+        return [.display(.step(.started(part, mode))), .display(.step(.scanView(part, mode)))]
+    }
+
+    /// A pipeline's guidance for the person; shown only while detection runs.
+    mutating func scanUpdate(_ update: Scan.Update) -> [Controller.Action] {
+        guard case .scanning(_, paused: false) = state else { return [] }
+        return [.display(.update(update))]
+    }
+
+    /// The shutter was pressed.
+    mutating func takeImage() -> [Controller.Action] {
+        guard case .scanning(_, paused: false) = state, mode.hasShutter else {
+            return [.display(.logicalError(.takePictureNotAllowed))]
+        }
+        return [.captureImage]
+    }
+
+    /// An image (or an attached file) of the current side arrived.
+    mutating func imageCaptured(_ image: CapturedImage, isLastOfSide: Bool) -> [Controller.Action] {
+        // A frame in flight when detection paused or the step changed is not a misuse: drop it.
+        guard case .scanning(let side, paused: false) = state else { return [] }
+        images.append(image)
+        if !isLastOfSide {
+            return [.display(.update(.nextPosition))]
+        }
+        if side + 1 < sides.count {
+            state = .scanning(side: side + 1, paused: false)
+            return [.display(.step(.nextPart(sides[side + 1])))]
+        }
+        chipAccessKey = images.lazy.compactMap(\.chipAccessKey).first
+        state = .processing
+        var actions: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
+        actions += [
+            .display(.step(.imageTaken(part))),
+            .uploadPart(part, images),
+            .display(.step(.processing(part))),
+        ]
+        return actions
+    }
+
+    /// The backend's Instant Feedback on the uploaded images.
+    mutating func partProcessed(_ outcome: Controller.PartOutcome) -> [Controller.Action] {
+        guard case .processing = state else { return [] }
+        switch outcome {
+        case .accepted:
+            switch part {
+            case .front, .back, .multipart, .document:
+                state = .confirmation
+                return [.display(.step(.confirmationView(part)))]
+            case .face, .nfc, .digital:
+                state = .canFinish
+                return [.display(.step(.canFinish(part)))]
+            }
+        case .rejected(let reasons):
+            state = .rejected
+            failedAttempts += 1
+            return [.display(.step(.rejectView(reasons)))] + escalation()
+        case .retry(let reason):
+            state = .retry
+            failedAttempts += 1
+            return [.display(.step(.retry(part, reason)))] + escalation()
+        }
+    }
+
+    private func escalation() -> [Controller.Action] {
+        guard failedAttempts >= maxAttempts else { return [] }
+        if let fallback = mode.fallback {
+            return [.display(.offerFallback(part, fallback))]
+        }
+        return [.display(.askStaff(part))]
+    }
+
+    /// The person accepted the capture on the confirmation view.
+    mutating func confirm() -> [Controller.Action] {
+        guard case .confirmation = state else { return [.display(.logicalError(.scanPartNotCompleted))] }
+        state = .canFinish
+        return [.display(.step(.canFinish(part)))]
+    }
+
+    /// The person wants to capture the part again (confirmation, reject or retry view).
+    mutating func retake() -> [Controller.Action] {
+        switch state {
+        case .confirmation, .rejected, .retry:
+            chipAccessKey = nil
+            return beginCapture()
+        default:
+            return [.display(.logicalError(.scanPartNotCompleted))]
+        }
+    }
+
+    /// The person (`userAction`) or the pipeline (`lowPerformance`) asks for the fallback mode.
+    ///
+    /// The chip add-on's fallback is to go on without it: a person whose document has no
+    /// working chip must not be stuck at the reader until the station resets.
+    mutating func switchToFallback(_ reason: Scan.FallbackReason) -> [Controller.Action] {
+        let wasScanning: Bool
+        switch state {
+        case .starting, .scanning: wasScanning = true
+        case .rejected, .retry: wasScanning = false
+        case .awaitingChip, .readingChip:
+            chipSkipped = true
+            state = .canFinish
+            return [.stopChipRead, .display(.update(.fallback(reason))), .display(.step(.canFinish(part)))]
+        default: return [.display(.logicalError(.scanPartNotCompleted))]
+        }
+        guard let fallback = mode.fallback else { return [.display(.logicalError(.noFallbackAvailable))] }
+        mode = fallback
+        failedAttempts = 0
+        let stop: [Controller.Action] = wasScanning ? [.stopCamera] : []
+        return stop + [.display(.update(.fallback(reason)))] + beginCapture()
+    }
+
+    /// A help screen is shown: detection pauses.
+    mutating func pause() -> [Controller.Action] {
+        guard case .scanning(let side, paused: false) = state else {
+            return [.display(.logicalError(.scanPartNotCompleted))]
+        }
+        state = .scanning(side: side, paused: true)
+        return [.pauseDetection]
+    }
+
+    /// The help screen was closed: detection resumes.
+    mutating func resume() -> [Controller.Action] {
+        guard case .scanning(let side, paused: true) = state else {
+            return [.display(.logicalError(.scanPartNotCompleted))]
+        }
+        state = .scanning(side: side, paused: false)
+        return [.resumeDetection]
+    }
+
+    /// A retryable error of the capture or the upload; the caller ends the journey for the others.
+    mutating func failed(_ error: FlowError) -> [Controller.Action] {
+        switch state {
+        case .starting, .scanning:
+            let stop: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
+            state = .failed(resume: .rescan)
+            return stop + [.display(.error(error))]
+        case .processing:
+            // A network error leaves the images valid; a Y/Z hint means they show the wrong side.
+            let resume: Resume = error.family == .Y || error.family == .Z ? .rescan : .reupload
+            state = .failed(resume: resume)
+            return [.display(.error(error))]
+        default:
+            return []
+        }
+    }
+
+    /// `retryAfterError` after a retryable error.
+    mutating func retryAfterError() -> [Controller.Action] {
+        guard case .failed(let resume) = state else { return [.display(.logicalError(.errorNotRetryable))] }
+        switch resume {
+        case .rescan:
+            return beginCapture()
+        case .reupload:
+            state = .processing
+            return [.uploadPart(part, images), .display(.step(.processing(part)))]
+        }
+    }
+
+    // MARK: Chip
+
+    mutating func chipReadStarted() -> [Controller.Action] {
+        guard case .awaitingChip = state else { return [] }
+        state = .readingChip
+        return [.display(.update(.nfcExtractionStarted))]
+    }
+
+    mutating func chipReadProgress(_ percent: Int) -> [Controller.Action] {
+        guard case .readingChip = state else { return [] }
+        return [.display(.update(.nfcExtractionProgress(min(max(percent, 0), 100))))]
+    }
+
+    mutating func chipReadFinished() -> [Controller.Action] {
+        guard case .readingChip = state else { return [] }
+        state = .canFinish
+        return [
+            .display(.update(.nfcExtractionFinished)),
+            .uploadChipData,
+            .display(.step(.canFinish(part))),
+        ]
+    }
+
+    /// The chip cannot be read (no chip answer, access denied, reader lost): skip the add-on.
+    mutating func chipUnreadable() -> [Controller.Action] {
+        guard holdsReader else { return [] }
+        chipSkipped = true
+        state = .canFinish
+        return [
+            .stopChipRead,
+            .display(.update(.nfcExtractionFinished)),
+            .display(.step(.canFinish(part))),
+        ]
+    }
+
+    /// `finishScanPart`; the caller checks `phase == .canFinish` first.
+    mutating func finish() {
+        state = .finished
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import ScanFlow
+import Testing
+
+/// The Custom UI contract: display messages and commands as versioned JSON, checked
+/// against docs/events.schema.json by an independent validator (python3 + jsonschema).
+@Suite struct ContractTests {
+    /// Display messages from real journeys, plus the contract-only cases the kiosk never
+    /// sends (digital identity) and every update a pipeline may pass through.
+    static var producedMessages: [DisplayMessage] {
+        var messages: [DisplayMessage] = []
+        for seed: UInt64 in 1...80 {
+            var rng = SplitMix64(seed: seed)
+            var h = Harness()
+            for step in 0..<RandomJourneyTests.eventsPerJourney {
+                RandomJourneyTests.nextEvent(step: step, seed: seed, harness: h, using: &rng).apply(to: &h)
+            }
+            messages += h.displayed
+        }
+        for stage in Stage.allCases {
+            var h = stage.harness()
+            h.send { $0.cancel() }
+            messages += h.displayed
+        }
+        var h = Stage.scanning.harness(configuration: .init(maxAttemptsPerPart: 1))
+        let updates: [Scan.Update] = [
+            .fallback(.userAction), .extractionState(.centerId), .extractionState(.tooClose),
+            .extractionState(.moveCloser), .extractionState(.holdStraight), .extractionState(.holdStill),
+            .extractionState(.tilt(current: -4, target: 0)), .extractionState(.centerFace),
+            .extractionState(.levelEyesAndDevice), .extractionState(.tiltFace(.up)), .flash(.on), .flash(.off),
+            .nextPosition, .cameraAvailable(false), .legalHint("Scans are kept for 30 days"),
+        ]
+        for update in updates { h.send { $0.scanUpdate(update) } }
+        h.send { $0.imageCaptured(Fixtures.image(.front)) }
+        h.send { $0.partProcessed(.rejected([.front: .glare, .back: .missingBack])) }
+        h.send { $0.switchToFallback() }
+        h.send { $0.cameraStarted() }
+        h.send { $0.takeImage() }
+        h.send { $0.imageCaptured(Fixtures.image(.front)) }
+        h.send { $0.partProcessed(.retry(Retry.Reason(code: 12, message: "Document too far away"))) }
+        messages += h.displayed
+        messages += [
+            .step(.digitalIdentityView(.digital)), .step(.thirdPartyVerification(.digital)),
+            .inactivityWarning(remaining: .milliseconds(12_500)),
+            .finished(JourneyResult(isSuccess: true, verification: true, credentials: [], authentication: .SUCCESS)),
+        ]
+        // Journeys repeat themselves; each distinct message is enough for the contract.
+        var seen: Set<DisplayMessage> = []
+        return messages.filter { seen.insert($0).inserted }
+    }
+
+    static let commands: [DisplayCommand] = [
+        .userConsented(itemID: "privacy", decision: true), .startCredential(id: "id-1"),
+        .setConfiguration(country: "AUT", document: Document(.identityCard, .paper)), .setAcquireMode(.file),
+        .startScanPart(.multipart), .takeImage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
+        .finishScanPart, .finishCredential, .finish, .cancel, .retryAfterError, .userIsPresent,
+    ]
+
+    /// Messages the schema must refuse, so the validation above it can fail.
+    static let invalid: [String] = [
+        #"{"version": 2, "type": "finalizing"}"#,
+        #"{"version": 1, "type": "step", "step": {"name": "selfie", "part": "face"}}"#,
+        #"{"version": 1, "type": "error", "error": {"code": "Q000000", "message": "x", "retryable": true}}"#,
+        #"{"version": 1, "type": "step", "step": {"name": "prepare", "part": "front", "image": "/9j/4AAQ"}}"#,
+        #"{"version": 1, "type": "startScanPart", "part": "spine"}"#,
+    ]
+
+    static func encoded<T: Encodable>(_ values: [T]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(values)
+    }
+
+    @Test func messagesAndCommandsRoundTrip() throws {
+        let messages = Self.producedMessages
+        let decodedMessages = try JSONDecoder().decode([DisplayMessage].self, from: Self.encoded(messages))
+        #expect(decodedMessages == messages)
+        let decodedCommands = try JSONDecoder().decode([DisplayCommand].self, from: Self.encoded(Self.commands))
+        #expect(decodedCommands == Self.commands)
+    }
+
+    @Test func theJSONFormIsStable() throws {
+        let step = String(decoding: try Self.encoded([DisplayMessage.step(.started(.front, .docFinder))]), as: UTF8.self)
+        #expect(step == #"[{"step":{"mode":"docFinder","name":"started","part":"front"},"type":"step","version":1}]"#)
+        let error = String(decoding: try Self.encoded([DisplayMessage.error(FlowError(.A, detail: "100503"))]), as: UTF8.self)
+        #expect(
+            error
+                == #"[{"error":{"code":"A100503","message":"We have encountered a network communication problem","retryable":true},"type":"error","version":1}]"#
+        )
+        let command = String(decoding: try Self.encoded([DisplayCommand.userConsented(itemID: "privacy", decision: false)]), as: UTF8.self)
+        #expect(command == #"[{"decision":false,"itemId":"privacy","type":"userConsented","version":1}]"#)
+    }
+
+    @Test func anotherVersionIsRefused() {
+        let future = Data(#"{"version": 2, "type": "cancel"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DisplayCommand.self, from: future) }
+    }
+
+    @Test func aCommandFromTheDisplayDrivesTheController() throws {
+        var h = Stage.confirmation.harness()
+        let command = try JSONDecoder().decode(DisplayCommand.self, from: Data(#"{"version":1,"type":"confirm"}"#.utf8))
+        #expect(h.send { $0.handle(command) }.displayed == [.step(.canFinish(.front))])
+    }
+
+    @Test func theProducedMessagesCoverTheContract() throws {
+        let json = try JSONSerialization.jsonObject(with: Self.encoded(Self.producedMessages)) as? [[String: Any]] ?? []
+        let types = Set(json.compactMap { $0["type"] as? String })
+        #expect(
+            types == [
+                "initialized", "credentialStarted", "credentialConfigured", "configurationNotSupported",
+                "credentialFinished", "step", "update", "inactivityWarning", "offerFallback", "askStaff", "finalizing",
+                "error", "logicalError", "finished",
+            ]
+        )
+        let steps = Set(json.compactMap { ($0["step"] as? [String: Any])?["name"] as? String })
+        #expect(steps.count == 13, "steps seen: \(steps.sorted())")
+    }
+
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs")
+
+    /// The JSON examples of docs/events.md, one per ```json block.
+    static func documentedExamples() throws -> [String] {
+        let text = try String(contentsOf: docs.appendingPathComponent("events.md"), encoding: .utf8)
+        return text.components(separatedBy: "```json\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+    }
+
+    @Test func theDocumentedExamplesDecode() throws {
+        let examples = try Self.documentedExamples()
+        #expect(examples.count >= 20)
+        for example in examples {
+            let data = Data(example.utf8)
+            let message = try? JSONDecoder().decode(DisplayMessage.self, from: data)
+            let command = try? JSONDecoder().decode(DisplayCommand.self, from: data)
+            #expect(message != nil || command != nil, "docs/events.md example does not decode: \(example)")
+        }
+    }
+
+    @Test func theSchemaValidatesTheProducedEvents() throws {
+        let schema = Self.docs.appendingPathComponent("events.schema.json")
+        #expect(FileManager.default.fileExists(atPath: schema.path), "missing \(schema.path)")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanflow-contract-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let messages = directory.appendingPathComponent("messages.json")
+        let commands = directory.appendingPathComponent("commands.json")
+        let invalid = directory.appendingPathComponent("invalid.json")
+        let examples = directory.appendingPathComponent("examples.json")
+        try JSONSerialization.data(withJSONObject: Self.documentedExamples().map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
+            .write(to: examples)
+        try Self.encoded(Self.producedMessages).write(to: messages)
+        try Self.encoded(Self.commands).write(to: commands)
+        try JSONSerialization.data(withJSONObject: Self.invalid.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
+            .write(to: invalid)
+
+        let (status, output) = try Self.python(Self.validator, arguments: [schema.path, messages.path, commands.path, invalid.path, examples.path])
+        #expect(status == 0, "schema validation failed (exit \(status)):\n\(output)")
+        #expect(output.contains("validated"), "\(output)")
+    }
+
+    /// Validates every message against the message definitions, every command against
+    /// the command definitions, the examples of docs/events.md against the whole schema,
+    /// and checks that each invalid sample is refused.
+    static let validator = """
+        import json, sys
+        try:
+            import jsonschema
+        except ImportError:
+            print("python3 has no jsonschema module: install it with `pip install jsonschema`")
+            sys.exit(3)
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        def validator(definition):
+            return jsonschema.Draft202012Validator(dict(schema, oneOf=[{"$ref": "#/$defs/" + definition}]))
+        problems = []
+        for path, definition in ((sys.argv[2], "message"), (sys.argv[3], "command")):
+            check = validator(definition)
+            items = json.load(open(path))
+            for item in items:
+                for error in check.iter_errors(item):
+                    problems.append(definition + " " + json.dumps(item) + ": " + error.message)
+        whole = jsonschema.Draft202012Validator(schema)
+        for item in json.load(open(sys.argv[5])):
+            for error in whole.iter_errors(item):
+                problems.append("docs/events.md example " + json.dumps(item) + ": " + error.message)
+        for item in json.load(open(sys.argv[4])):
+            if whole.is_valid(item):
+                problems.append("accepted an invalid sample: " + json.dumps(item))
+        print("\\n".join(problems[:20]))
+        if problems:
+            sys.exit(1)
+        print("validated")
+        """
+
+    /// Runs python3 from PATH; a missing python3 makes the test fail, not skip.
+    static func python(_ script: String, arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
