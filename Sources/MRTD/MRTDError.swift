@@ -43,9 +43,9 @@ public struct MRTDError: Error, Sendable, CustomStringConvertible {
     /// The status word the chip answered, when the error comes from one.
     public var statusWord: StatusWord?
     /// The underlying error, when there is one.
-    public var cause: (any Error & Sendable)?
+    public var cause: (any Error)?
 
-    public init(code: Code, message: String, statusWord: StatusWord? = nil, cause: (any Error & Sendable)? = nil) {
+    public init(code: Code, message: String, statusWord: StatusWord? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.statusWord = statusWord
@@ -66,15 +66,6 @@ extension MRTDError {
     }
 
     static func transport(_ error: any Error, during step: String) -> MRTDError {
-        MRTDError(code: .transportFailure, message: "the card could not be reached during \(step)", cause: SendableErrorDescription(error))
-    }
-}
-
-/// Keeps the text of a non-`Sendable` error so it can travel as a cause.
-struct SendableErrorDescription: Error, Sendable, CustomStringConvertible {
-    let description: String
-
-    init(_ error: any Error) {
-        description = String(describing: error)
+        MRTDError(code: .transportFailure, message: "the card could not be reached during \(step)", cause: error)
     }
 }

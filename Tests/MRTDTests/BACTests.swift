@@ -125,5 +125,7 @@ import Testing
             try await BAC.establish(with: key, over: silent, using: &generator)
         }
         #expect(lost?.code == .transportFailure)
+        // The transport's own error stays reachable, so its reader/SCARD code is not lost.
+        #expect(lost?.cause is ScriptedTransport.OutOfScript)
     }
 }

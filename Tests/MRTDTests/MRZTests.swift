@@ -150,6 +150,28 @@ import Testing
         }
     }
 
+    @Test func keyKeepsTheNumberFieldExactlyAsPrinted() throws {
+        // A number with an inner filler: the key must hash the field as printed, not the
+        // display form (where the filler becomes a space).
+        let line2 = Self.td3Line2(number: "AB<123456", birth: "740812", expiry: "120415")
+        let mrz = try MRZ("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\n" + line2)
+        #expect(mrz.documentNumber == "AB 123456")
+        #expect(String(decoding: mrz.key.mrzInformation.prefix(9), as: UTF8.self) == "AB<123456")
+    }
+
+    /// A TD3 second line with every check digit computed, for numbers no specimen has.
+    static func td3Line2(number: String, birth: String, expiry: String) -> String {
+        func digit(_ text: String) -> String {
+            String(decoding: [CheckDigit.compute(Array(text.utf8)) ?? 0], as: UTF8.self)
+        }
+        let personal = String(repeating: "<", count: 14)
+        let a = number + digit(number)
+        let b = birth + digit(birth)
+        let c = expiry + digit(expiry)
+        let d = personal + "<"
+        return a + "UTO" + b + "F" + c + d + digit(a + b + c + d)
+    }
+
     @Test func typedKeyMatchesTheParsedOne() throws {
         let typed = try MRZKey(documentNumber: "l898 902c3", birthDate: "740812", expiryDate: "120415")
         #expect(try typed == MRZ(Self.td3).key)

@@ -35,9 +35,13 @@ public struct MRZ: Hashable, Sendable {
     /// TD1 only: the optional data of line 2, without fillers.
     public let optionalData2: String
 
+    /// The document number exactly as it enters the key: the nine characters of the
+    /// field with their fillers, or the whole overflowing number.
+    private let keyDocumentNumber: String
+
     /// The BAC key of this document.
     public var key: MRZKey {
-        MRZKey(checkedDocumentNumber: documentNumber, birthDate: birthDate, expiryDate: expiryDate)
+        MRZKey(checkedDocumentNumber: keyDocumentNumber, birthDate: birthDate, expiryDate: expiryDate)
     }
 
     /// Parses and checks a zone.
@@ -75,6 +79,7 @@ public struct MRZ: Hashable, Sendable {
         issuingState = reader.text(0, 2..<5)
         let number = try reader.documentNumber(line: 0, start: 5, optionalData: 15..<30)
         documentNumber = number.value
+        keyDocumentNumber = number.keyValue
         optionalData = number.remainingOptionalData
         birthDate = try reader.date(1, 0..<6, field: .birthDate, allowUnknown: true)
         try reader.verify(.birthDate, line: 1, field: 0..<6, digitAt: 6)
@@ -99,10 +104,12 @@ public struct MRZ: Hashable, Sendable {
         if format == .td2 {
             let number = try reader.documentNumber(line: 1, start: 0, optionalData: optionalRange)
             documentNumber = number.value
+            keyDocumentNumber = number.keyValue
             optionalData = number.remainingOptionalData
         } else {
             try reader.verify(.documentNumber, line: 1, field: 0..<9, digitAt: 9)
             documentNumber = reader.text(1, 0..<9)
+            keyDocumentNumber = String(decoding: reader.slice(1, 0..<9), as: UTF8.self)
             optionalData = reader.text(1, optionalRange)
         }
         nationality = reader.text(1, 10..<13)
@@ -188,11 +195,12 @@ extension MRZ {
         /// remaining characters, then its check digit, then a filler (Part 5 §4.2.4).
         func documentNumber(
             line: Int, start: Int, optionalData: Range<Int>
-        ) throws(MRZError) -> (value: String, remainingOptionalData: String) {
+        ) throws(MRZError) -> (value: String, keyValue: String, remainingOptionalData: String) {
             let digitColumn = start + 9
             guard lines[line][digitColumn] == UInt8(ascii: "<") else {
                 try verify(.documentNumber, line: line, field: start..<digitColumn, digitAt: digitColumn)
-                return (text(line, start..<digitColumn), text(line, optionalData))
+                let raw = String(decoding: slice(line, start..<digitColumn), as: UTF8.self)
+                return (text(line, start..<digitColumn), raw, text(line, optionalData))
             }
             let optional = lines[line][optionalData]
             let runEnd = optional.firstIndex(of: UInt8(ascii: "<")) ?? optional.endIndex
@@ -202,7 +210,8 @@ extension MRZ {
             let full = slice(line, start..<digitColumn) + Array(optional[optional.startIndex..<(runEnd - 1)])
             try verify(.documentNumber, characters: full, line: line, digitAt: runEnd - 1)
             let rest = runEnd < optionalData.upperBound ? text(line, runEnd..<optionalData.upperBound) : ""
-            return (String(decoding: full, as: UTF8.self), rest)
+            let number = String(decoding: full, as: UTF8.self)
+            return (number, number, rest)
         }
     }
 }
