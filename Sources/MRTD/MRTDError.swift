@@ -27,8 +27,10 @@ public struct MRTDError: Error, Sendable, CustomStringConvertible {
         case unprotectedResponse
         /// A secure messaging response is not well formed (TLV, padding, unexpected objects).
         case malformedSecureMessaging
-        /// The secure channel can no longer be used (an earlier failure, or concurrent use).
+        /// The secure channel can no longer be used after an earlier failure or `close()`.
         case channelClosed
+        /// Another command is still in progress on the secure channel; nothing was sent.
+        case channelBusy
         /// A command cannot be protected (too long for any APDU form).
         case invalidCommand
         /// libcrypto failed; the cause is an ``OpenSSLError``.

@@ -161,6 +161,26 @@ import Testing
         #expect(await card.sent.count == 1)
     }
 
+    @Test func secondCommandWhileOneIsInFlightIsRefused() async throws {
+        let card = GatedTransport()
+        let channel = SecureChannel(over: card, messaging: try Self.appendixSession())
+        let select = CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [0x01, 0x1E])
+        let first = Task { try await channel.transmit(select) }
+        var inFlight = false
+        for _ in 0..<100_000 where !inFlight {
+            inFlight = await card.received == 1
+            await Task.yield()
+        }
+        try #require(inFlight)
+        let refused = await #expect(throws: MRTDError.self) { try await channel.transmit(select) }
+        #expect(refused?.code == .channelBusy)
+        #expect(await card.received == 1)
+        try #require(await card.release(with: try ResponseAPDU(bytes: hex("990290008E08FA855A5D4C50A8ED 9000"))))
+        // The refused call consumed no counter value: the appendix answer still verifies.
+        #expect(try await first.value.status == .success)
+        #expect(await channel.isOpen)
+    }
+
     @Test func unprotectableCommandLeavesTheChannelOpen() async throws {
         let card = ScriptedTransport(replies: [hex("990290008E08FA855A5D4C50A8ED 9000")])
         let channel = SecureChannel(over: card, messaging: try Self.appendixSession())

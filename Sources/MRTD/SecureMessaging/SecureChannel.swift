@@ -40,13 +40,13 @@ public actor SecureChannel: APDUTransport {
     public nonisolated var supportsExtendedLength: Bool? { transport.supportsExtendedLength }
 
     /// Protects `command`, sends it and unprotects the answer.
-    /// - Throws: ``MRTDError``: `.channelClosed` after an earlier failure or during another
-    ///   exchange, `.transportFailure`, or any error of ``SecureMessaging/unprotect(_:)``.
+    /// - Throws: ``MRTDError``: `.channelClosed` after an earlier failure, `.channelBusy`
+    ///   during another exchange, `.transportFailure`, or any error of ``SecureMessaging/unprotect(_:)``.
     public func transmit(_ command: CommandAPDU) async throws -> ResponseAPDU {
         var messaging: SecureMessaging
         switch state {
         case .ready(let current): messaging = current
-        case .busy: throw MRTDError(code: .channelClosed, message: "another command is in progress on this secure channel")
+        case .busy: throw MRTDError(code: .channelBusy, message: "another command is in progress on this secure channel")
         case .closed(let reason): throw MRTDError(code: .channelClosed, message: "the secure channel is closed: \(reason)")
         }
         // A command that cannot be protected never reaches the chip, so the session survives it.
