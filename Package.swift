@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
+        .library(name: "MRTD", targets: ["MRTD"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -28,9 +29,11 @@ let package = Package(
             pkgConfig: "libpcsclite",
             providers: [.apt(["libpcsclite-dev"])]
         ),
+        .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
+        .target(name: "MRTD", dependencies: ["APDU", "COpenSSL"], swiftSettings: strict),
 
         // Devices
         .target(
@@ -62,5 +65,6 @@ let package = Package(
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
     ]
 )

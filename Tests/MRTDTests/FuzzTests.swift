@@ -1,0 +1,79 @@
+import APDU
+@testable import MRTD
+import Testing
+
+/// Seeded random inputs: the parsers must answer every one with a value or a typed
+/// error, never a trap, and what they accept must be self-consistent.
+@Suite struct FuzzTests {
+    /// Bytes that steer the parser into its branches: tag and length markers, EOC, SM tags.
+    static let interesting: [UInt8] = [0x00, 0x01, 0x02, 0x1F, 0x30, 0x5F, 0x7F, 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x87, 0x8E, 0x99, 0xFF]
+
+    static func randomInput(_ generator: inout SeededGenerator, maximumLength: Int) -> [UInt8] {
+        let length = Int.random(in: 0...maximumLength, using: &generator)
+        return (0..<length).map { _ in
+            Bool.random(using: &generator)
+                ? interesting[Int.random(in: 0..<interesting.count, using: &generator)]
+                : UInt8.random(in: 0...255, using: &generator)
+        }
+    }
+
+    @Test func tlvParserSurvivesTenThousandRandomInputs() {
+        var generator = SeededGenerator(state: 0x1CA0_9303)
+        var accepted = 0
+        var rejected = 0
+        for _ in 0..<10_000 {
+            let input = Self.randomInput(&generator, maximumLength: 48)
+            do {
+                let objects = try TLV.parseAll(input)
+                accepted += 1
+                // Accepted objects tile the input exactly.
+                var next = 0
+                for object in objects {
+                    #expect(object.range.lowerBound == next)
+                    next = object.range.upperBound
+                }
+                #expect(next == input.count)
+            } catch {
+                rejected += 1
+                #expect((0...input.count).contains(error.offset))
+            }
+        }
+        #expect(accepted + rejected == 10_000)
+        // Both outcomes must occur, or the generator is not exercising the parser.
+        #expect(accepted > 100)
+        #expect(rejected > 100)
+    }
+
+    @Test func secureMessagingNeverAcceptsARandomResponse() throws {
+        var generator = SeededGenerator(state: 0x0C06_C226)
+        let valid = hex("8709019FF0EC34F9922651990290008E08AD55CC17140B2DED")
+        var macChecked = 0
+        for round in 0..<10_000 {
+            var session = try SecureMessagingTests.appendixSession(counter: "887022120C06C229")
+            var data: [UInt8]
+            switch round % 3 {
+            case 0:
+                data = Self.randomInput(&generator, maximumLength: 64)
+            case 1:
+                // Well-formed objects around random content, so the MAC check is reached.
+                let blocks = Int.random(in: 1...4, using: &generator)
+                let cryptogram = (0..<(8 * blocks)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let mac = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                data = [0x87, UInt8(1 + cryptogram.count), 0x01] + cryptogram + [0x99, 0x02, 0x90, 0x00, 0x8E, 0x08] + mac
+            default:
+                // The appendix's valid answer with one byte changed.
+                data = valid
+                let index = Int.random(in: 0..<data.count, using: &generator)
+                data[index] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            let status = StatusWord(rawValue: UInt16.random(in: 0...0xFFFF, using: &generator))
+            do {
+                let response = try session.unprotect(ResponseAPDU(data: data, status: status))
+                Issue.record("accepted a forged response with status \(response.status)")
+            } catch {
+                if error.code == .macMismatch { macChecked += 1 }
+            }
+        }
+        #expect(macChecked > 3000)
+    }
+}

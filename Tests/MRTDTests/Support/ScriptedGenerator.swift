@@ -1,0 +1,22 @@
+/// A "random" generator that returns fixed words, so a protocol can be driven with the
+/// nonces of a published example. Returns zero once the script runs out.
+struct ScriptedGenerator: RandomNumberGenerator {
+    var words: [UInt64]
+
+    mutating func next() -> UInt64 {
+        words.isEmpty ? 0 : words.removeFirst()
+    }
+}
+
+/// A small seeded generator (SplitMix64) so that fuzz inputs are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
