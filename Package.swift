@@ -14,13 +14,16 @@ let package = Package(
     name: "idkiosk",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "idkiosk", targets: ["idkiosk"]),
         .library(name: "SmartCard", targets: ["SmartCard"]),
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
         .library(name: "MRTD", targets: ["MRTD"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C bindings
@@ -34,6 +37,11 @@ let package = Package(
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
         .target(name: "MRTD", dependencies: ["APDU", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "KioskLog",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // Devices
         .target(
@@ -54,6 +62,24 @@ let package = Package(
         .target(name: "ScanFlow", swiftSettings: strict),
 
         // Composition
+        .target(
+            name: "Station",
+            dependencies: [
+                "SmartCard", "APDU", "KioskLog",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "idkiosk",
+            dependencies: [
+                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Test support
         .target(
@@ -64,6 +90,13 @@ let package = Package(
         .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
+        .testTarget(
+            name: "KioskLogTests",
+            dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "StationTests", dependencies: ["Station", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "idkioskTests", dependencies: ["KioskTestKit", "VirtualCard"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
     ]

@@ -20,8 +20,8 @@ public final class FileSystemCard: CardApplication {
     }()
 
     /// A small demo card: an EF.DIR-like file in the MF and one application with two files.
-    public static func demo() -> FileSystemCard {
-        FileSystemCard(fileSystem: FileSystem(
+    public static func demo(atr: [UInt8] = defaultATR) -> FileSystemCard {
+        FileSystemCard(atr: atr, fileSystem: FileSystem(
             masterFiles: [.init(fid: 0x2F00, sfi: 0x1E, contents: Array("idkiosk virtual card".utf8))],
             applications: [.init(aid: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01], files: [
                 .init(fid: 0x011E, sfi: 0x1E, contents: [0x60, 0x03, 0x5C, 0x01, 0x61]),

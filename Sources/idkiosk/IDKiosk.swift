@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The `idkiosk` command: the station daemon and a technician's tools.
+@main
+struct IDKiosk: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idkiosk",
+        abstract: "Controller of unattended identity-verification kiosks.",
+        discussion: "Exit status: 0 ok, 64 bad input, 69 device missing, 70 internal error, 74 device error, 78 bad configuration (docs/cli.md).",
+        version: BuildInfo.version,
+        subcommands: [VersionCommand.self, DiagCommand.self, SimCommand.self]
+    )
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `make demo`: the station on simulated hardware, as far as it exists today: pcscd
+# with the vsmartcard virtual reader, a virtual card on it, and `idkiosk diag nfc`
+# against them. Stops what it started when it ends (or on Ctrl-C).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup-debian.sh
+swift build --product idkiosk 2>&1 | grep -v "prohibited flag(s): -pthread" || true
+test "${PIPESTATUS[0]}" -eq 0
+bin=$(swift build --show-bin-path)/idkiosk
+
+started_pcscd=0
+if ! scripts/pcscd-vpcd.sh status >/dev/null 2>&1; then
+    scripts/pcscd-vpcd.sh start
+    started_pcscd=1
+fi
+card_pid=""
+cleanup() {
+    [ -n "$card_pid" ] && kill "$card_pid" 2>/dev/null && wait "$card_pid" 2>/dev/null || true
+    [ "$started_pcscd" -eq 1 ] && scripts/pcscd-vpcd.sh stop || true
+}
+trap cleanup EXIT INT TERM
+
+"$bin" sim card --slot 0 &
+card_pid=$!
+sleep 1  # pcscd polls the virtual reader for the card
+
+echo
+echo "--- idkiosk diag nfc ---"
+"$bin" diag nfc
+echo
+echo "--- idkiosk diag nfc --json (first reader) ---"
+"$bin" diag nfc --json --reader "Virtual PCD 00 00"
+
+if [ -t 0 ]; then
+    echo
+    echo "The virtual card stays on \"Virtual PCD 00 00\" until you press Ctrl-C;"
+    echo "try \`$bin diag nfc\` in another terminal."
+    wait "$card_pid" || true
+fi

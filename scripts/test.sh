@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `make test`: set up, build once, start the real PC/SC stack, run every test.
+# Prints how long each stage takes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stage_start=0
+stage() { stage_start=$(date +%s); echo "==> $1"; }
+stage_end() { echo "==> $1 took $(( $(date +%s) - stage_start )) s"; }
+total_start=$(date +%s)
+
+stage "set-up (Debian packages)"
+scripts/setup-debian.sh
+stage_end "set-up"
+
+stage "build (swift build --build-tests)"
+swift build --build-tests 2>&1 | grep -v "prohibited flag(s): -pthread" || true
+test "${PIPESTATUS[0]}" -eq 0
+stage_end "build"
+
+stage "start pcscd with the vpcd virtual reader"
+scripts/pcscd-vpcd.sh start
+trap 'scripts/pcscd-vpcd.sh stop >/dev/null || true' EXIT
+stage_end "pcscd"
+
+stage "tests (swift test, serial: the PC/SC tests share one pcscd)"
+status=0
+IDKIOSK_PCSCD=1 swift test --skip-build --no-parallel 2>&1 | grep -v "prohibited flag(s): -pthread" || true
+status=${PIPESTATUS[0]}
+stage_end "tests"
+
+echo "==> make test total $(( $(date +%s) - total_start )) s"
+exit "$status"
