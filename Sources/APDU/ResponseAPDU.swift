@@ -28,7 +28,11 @@ extension ResponseAPDU: CustomStringConvertible {
 }
 
 extension Sequence where Element == UInt8 {
-    /// Upper-case hex without separators, for logs of non-personal bytes (headers, ATRs).
+    /// Upper-case hex without separators.
+    ///
+    /// Meant for bytes that identify no one (APDU headers, status words, ATRs). Never
+    /// use it on response data, keys or anything read from a document: hex is no
+    /// disguise, and the log redactor is only the last line of defence.
     public var hexString: String {
         var s = ""
         for byte in self {

@@ -13,6 +13,8 @@ public struct StatusWord: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let success = StatusWord(rawValue: 0x9000)
     /// `6282`: end of file reached before reading Le bytes.
     public static let endOfFileReached = StatusWord(rawValue: 0x6282)
+    /// `6300`: verification failed, no further information (a wrong BAC key, for one).
+    public static let verificationFailed = StatusWord(rawValue: 0x6300)
     /// `6700`: wrong length (Lc or Le).
     public static let wrongLength = StatusWord(rawValue: 0x6700)
     /// `6881`: logical channel not supported.
@@ -66,6 +68,7 @@ public struct StatusWord: RawRepresentable, Hashable, Sendable, CustomStringConv
         switch self {
         case .success: return "normal processing"
         case .endOfFileReached: return "end of file reached before reading Le bytes"
+        case .verificationFailed: return "verification failed"
         case .wrongLength: return "wrong length"
         case .logicalChannelNotSupported: return "logical channel not supported"
         case .secureMessagingNotSupported: return "secure messaging not supported"

@@ -65,8 +65,10 @@ public final class CardConnection: APDUTransport, Sendable {
     deinit {
         let closed = state.withLock { $0.closed }
         if !closed {
-            // Runs behind any call still blocked on the queue, so the context outlives it.
-            calls.sync {
+            // Queued behind any call still blocked (a card that never answered), so the
+            // context outlives that call; never waited for, so deinit cannot hang.
+            let (handle, context) = (self.handle, self.context)
+            calls.async {
                 _ = PCSC.disconnect(handle, disposition: .leave)
                 _ = PCSC.releaseContext(context)
             }
@@ -127,15 +129,24 @@ public final class CardConnection: APDUTransport, Sendable {
             let raw = try await calls.run("SCardTransmit", timeout: timeout) {
                 PCSC.transmit(handle, protocol: active, command: bytes)
             }
-            guard raw.count >= 2 else {
-                throw SmartCardError(
-                    kind: .emptyResponse, call: "SCardTransmit",
-                    message: "the reader returned \(raw.count) byte(s) with success: the card has gone")
-            }
-            return try! ResponseAPDU(bytes: raw)
+            return try Self.response(from: raw)
         } catch {
+            var error = error
+            error.reader = reader
             markBroken(error)
             throw error
+        }
+    }
+
+    /// The response in `raw`; an error when the reader said "success" but brought back
+    /// no status word, which is what a reader does when the card left mid-command.
+    static func response(from raw: [UInt8]) throws(SmartCardError) -> ResponseAPDU {
+        do {
+            return try ResponseAPDU(bytes: raw)
+        } catch {
+            throw SmartCardError(
+                kind: .emptyResponse, call: "SCardTransmit",
+                message: "the reader returned \(raw.count) byte(s) with success: the card has gone")
         }
     }
 

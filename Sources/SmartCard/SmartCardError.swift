@@ -39,6 +39,8 @@ public struct SmartCardError: Error, Hashable, Sendable, CustomStringConvertible
     public var status: PCSCStatus?
     /// What happened, in plain words.
     public var message: String
+    /// The reader involved, when there was one.
+    public var reader: String?
 
     public init(kind: Kind, call: String? = nil, status: PCSCStatus? = nil, message: String) {
         self.kind = kind
@@ -115,6 +117,7 @@ public struct SmartCardError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         var s = message
         if let call { s += " (\(call)" + (status.map { ": \($0.name)" } ?? "") + ")" }
+        if let reader { s += " on \"\(reader)\"" }
         return s
     }
 }

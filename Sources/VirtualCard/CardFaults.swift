@@ -7,6 +7,9 @@ public struct CardFaults: Hashable, Sendable {
     public var vanishOnNextCommand = false
     /// Vanish when a command arrives after this many commands were answered.
     public var vanishAfterCommands: Int?
+    /// Answer the next command with a message of no bytes at all (no status word), as
+    /// a reader does when the card left the field during the command.
+    public var emptyAnswerOnNextCommand = false
     /// Wait this long before every answer.
     public var answerDelay: Duration = .zero
     /// Answer every command with this status word and no data.

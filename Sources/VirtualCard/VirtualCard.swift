@@ -100,6 +100,7 @@ public final class VirtualCard: Sendable {
             let faults = state.withLock { s -> CardFaults in
                 let f = s.faults
                 s.faults.vanishOnNextCommand = false
+                s.faults.emptyAnswerOnNextCommand = false
                 return f
             }
             if faults.vanishOnNextCommand || faults.vanishAfterCommands.map({ commandsAnswered >= $0 }) == true {
@@ -107,8 +108,8 @@ public final class VirtualCard: Sendable {
                 return
             }
             if faults.answerDelay > .zero { Thread.sleep(forTimeInterval: faults.answerDelay.seconds) }
-            let response = answer(message, faults: faults)
-            guard case .success = socket.writeAll(framed(response.bytes)) else { return }
+            let bytes = faults.emptyAnswerOnNextCommand ? [] : answer(message, faults: faults).bytes
+            guard case .success = socket.writeAll(framed(bytes)) else { return }
             state.withLock { $0.answered += 1 }
         }
     }

@@ -60,6 +60,39 @@ struct PCSCIntegrationTests {
         await connection.disconnect()
     }
 
+    @Test func exclusiveConnectionKeepsOthersOut() async throws {
+        let card = PCSCTestEnvironment.card()
+        try await insert(card)
+        defer { card.remove() }
+        let first = try await connectWhenPresent()
+        let context = try PCSCContext(logger: logger)
+        let error = await #expect(throws: SmartCardError.self) {
+            try await context.connect(reader: reader, share: .shared)
+        }
+        #expect(error?.kind == .sharingViolation)
+        #expect(error?.status == .sharingViolation)
+        #expect(try context.state(of: reader).exclusive)
+        await first.disconnect()
+        let second = try await context.connect(reader: reader, share: .shared)
+        #expect(try await second.transmit(CommandAPDU(ins: 0x84, le: 8)).status == .success)
+        await second.disconnect()
+    }
+
+    @Test func stoppingTheMonitorEndsTheStream() async throws {
+        let events = ReaderMonitor.events(logger: logger)
+        let consumer = Task {
+            var count = 0
+            for await _ in events { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        consumer.cancel()
+        // The monitor thread is woken from SCardGetStatusChange by SCardCancel; the
+        // stream ends and the consumer returns the events it saw (the two readers).
+        let seen = await consumer.value
+        #expect(seen >= 2)
+    }
+
     @Test func statusWordsFromTheCardPassThrough() async throws {
         let card = PCSCTestEnvironment.card()
         var faults = CardFaults()
@@ -88,6 +121,7 @@ struct PCSCIntegrationTests {
         }
         // vpcd reports the lost card as SCARD_E_NOT_TRANSACTED, or as success with no bytes.
         #expect(error?.kind == .cardRemoved || error?.kind == .emptyResponse, "got \(String(describing: error))")
+        if error?.kind == .cardRemoved { #expect(error?.status == .notTransacted) }
         #expect(error?.isRetryable == true)
 
         // Nothing more goes through the broken connection, even if a card is back.
@@ -103,6 +137,25 @@ struct PCSCIntegrationTests {
         #expect(try await connection.transmit(CommandAPDU(ins: 0x84, le: 8)).status == .success)
     }
 
+    /// A card that answers with a message of no bytes: vpcd then waits for more and
+    /// pcscd never returns. Our time limit ends the wait, and nothing is taken as success.
+    @Test func answerOfNoBytesIsBoundedAndNeverSuccess() async throws {
+        let card = PCSCTestEnvironment.card()
+        try await insert(card)
+        defer { card.remove() }
+        try await waitForCard()
+        let connection = try await PCSCContext(logger: logger).connect(reader: reader, timeout: .milliseconds(500))
+        var faults = CardFaults()
+        faults.emptyAnswerOnNextCommand = true
+        card.faults = faults
+        let error = await #expect(throws: SmartCardError.self) {
+            try await connection.transmit(CommandAPDU(ins: 0x84, le: 8))
+        }
+        #expect([.timeout, .emptyResponse, .cardRemoved].contains(error?.kind), "got \(String(describing: error))")
+        #expect(error?.reader == reader)
+        #expect(error?.isRetryable == true)
+    }
+
     @Test func removedCardBetweenCommands() async throws {
         let card = PCSCTestEnvironment.card()
         try await insert(card)
@@ -112,7 +165,9 @@ struct PCSCIntegrationTests {
         let error = await #expect(throws: SmartCardError.self) {
             try await connection.transmit(CommandAPDU(ins: 0x84, le: 8))
         }
-        #expect(error?.kind == .cardRemoved || error?.kind == .emptyResponse, "got \(String(describing: error))")
+        // pcscd knows the card left: SCARD_W_REMOVED_CARD.
+        #expect(error?.kind == .cardRemoved, "got \(String(describing: error))")
+        #expect(error?.status == .removedCard, "got \(String(describing: error))")
     }
 
     @Test func transmitThatNeverReturnsIsBoundedByOurTimeout() async throws {

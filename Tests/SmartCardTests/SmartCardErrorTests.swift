@@ -46,6 +46,16 @@ import Testing
         #expect(!SmartCardError(kind: .cancelled, message: "x").isRetryable)
     }
 
+    @Test func successWithoutStatusWordIsAnEmptyResponseError() throws {
+        for raw in [[], [0x90]] as [[UInt8]] {
+            let error = #expect(throws: SmartCardError.self) { try CardConnection.response(from: raw) }
+            #expect(error?.kind == .emptyResponse)
+            #expect(error?.isRetryable == true)
+            #expect(error?.description.contains("the card has gone") == true)
+        }
+        #expect(try CardConnection.response(from: [0x01, 0x90, 0x00]).data == [0x01])
+    }
+
     @Test func featureTLVsParse() {
         let features = ReaderFeature.parse([0x06, 4, 0x42, 0x33, 0x00, 0x06, 0x12, 4, 0x42, 0x33, 0x00, 0x12, 0xFF])
         #expect(features.map(\.name) == ["FEATURE_VERIFY_PIN_DIRECT", "FEATURE_GET_TLV_PROPERTIES"])

@@ -42,8 +42,8 @@ final class BlockingCallQueue: Sendable {
         return try result.get()
     }
 
-    /// Runs `body` on the queue and waits for it without a limit (for calls that cannot hang).
-    func sync<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
+    /// Runs `body` on the queue after whatever is queued, without waiting for it.
+    func async(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
 }
 
 /// A continuation that is resumed by whichever result comes first.
