@@ -106,6 +106,27 @@ struct PCSCIntegrationTests {
         #expect(response.data.isEmpty)
     }
 
+    @Test func responseLengthCapTruncatesOrRefuses() async throws {
+        let card = PCSCTestEnvironment.card()
+        var faults = CardFaults()
+        faults.maxResponseLength = 100
+        card.faults = faults
+        try await insert(card)
+        defer { card.remove() }
+        let connection = try await connectWhenPresent()
+        _ = try await connection.transmit(CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0, 0, 2, 0x47, 0x10, 1]))
+        let truncated = try await connection.transmit(CommandAPDU(ins: 0xB0, p1: 0x81, p2: 0, le: 256))
+        #expect(truncated.data.count == 100)
+        #expect(truncated.status == .success)
+
+        faults.overLengthStatus = .wrongLength
+        card.faults = faults
+        let refused = try await connection.transmit(CommandAPDU(ins: 0xB0, p1: 0x81, p2: 0, le: 256))
+        #expect(refused == ResponseAPDU(status: .wrongLength))
+        let small = try await connection.transmit(CommandAPDU(ins: 0xB0, p1: 0x81, p2: 0, le: 100))
+        #expect(small.data.count == 100)
+    }
+
     @Test func cardVanishingMidCommandBreaksTheConnectionUntilReconnect() async throws {
         let card = PCSCTestEnvironment.card()
         try await insert(card)
