@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo build pcscd-start pcscd-stop unit
+.PHONY: test demo build bench pcscd-start pcscd-stop unit
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -21,3 +21,7 @@ pcscd-start:
 
 pcscd-stop:
 	scripts/pcscd-vpcd.sh stop
+
+## bench: performance figures, each compared with a baseline taken in the same run
+bench:
+	scripts/bench.sh

@@ -81,6 +81,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Benchmarks (make bench)
+        .executableTarget(
+            name: "PCSCBenchmark",
+            dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/PCSCBenchmark",
+            swiftSettings: strict
+        ),
+
         // Test support
         .target(
             name: "KioskTestKit",

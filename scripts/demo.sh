@@ -11,9 +11,11 @@ test "${PIPESTATUS[0]}" -eq 0
 bin=$(swift build --show-bin-path)/idkiosk
 
 started_pcscd=0
-if ! scripts/pcscd-vpcd.sh status >/dev/null 2>&1; then
+if ! scripts/pcscd-vpcd.sh status >/dev/null 2>&1 && ! pgrep -x pcscd >/dev/null; then
     scripts/pcscd-vpcd.sh start
     started_pcscd=1
+else
+    scripts/pcscd-vpcd.sh start --reuse   # a pcscd is running: use it, leave it running
 fi
 card_pid=""
 cleanup() {

@@ -2,7 +2,10 @@
 # Starts and stops a pcscd that serves vsmartcard's virtual reader (vpcd), without
 # systemd. It stops only the pcscd it started (by the PID it recorded).
 #
-#   scripts/pcscd-vpcd.sh start [--readers N]   N vpcd entries: N*2 readers, ports 35963...
+#   scripts/pcscd-vpcd.sh start [--readers N] [--reuse]
+#                                  N vpcd entries: N*2 readers, ports 35963...;
+#                                  --reuse: a pcscd already running (the system's)
+#                                  is fine, use it instead of failing
 #   scripts/pcscd-vpcd.sh restart [--readers N]
 #   scripts/pcscd-vpcd.sh stop
 #   scripts/pcscd-vpcd.sh status
@@ -49,6 +52,10 @@ start() {
     local other
     other=$(foreign_pid || true)
     if [ -n "$other" ]; then
+        if [ "$reuse" -eq 1 ]; then
+            echo "using the pcscd already running (PID $other)"
+            return 0
+        fi
         echo "another pcscd (PID $other) is running; stop it first (systemctl stop pcscd.socket pcscd)" >&2
         exit 69
     fi
@@ -92,9 +99,11 @@ stop() {
 cmd=${1:-status}
 shift || true
 readers=1
+reuse=0
 while [ $# -gt 0 ]; do
     case $1 in
         --readers) readers=$2; shift 2 ;;
+        --reuse) reuse=1; shift ;;
         *) echo "unknown option $1" >&2; exit 64 ;;
     esac
 done

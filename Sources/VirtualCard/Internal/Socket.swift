@@ -34,15 +34,16 @@ final class Socket: Sendable {
     }
 
     /// Reads exactly `count` bytes; `.success(nil)` when the peer closed first.
-    func readExactly(_ count: Int) -> Result<[UInt8]?, SystemCallError> {
+    /// - Parameter quickAck: acknowledge at once (see `VirtualCard.quickAcknowledgements`).
+    func readExactly(_ count: Int, quickAck: Bool = true) -> Result<[UInt8]?, SystemCallError> {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            // vpcd writes its 2-byte length and the message in separate sends with Nagle
-            // on; a delayed ACK from us would hold the message back 40 ms. Linux resets
-            // quick-ack mode after use, so it is asked for before every read.
-            var one: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+            if quickAck {
+                // Linux leaves quick-ack mode on its own, so it is asked for before every read.
+                var one: Int32 = 1
+                _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+            }
             let n = buffer.withUnsafeMutableBytes { raw in
                 retryingInterrupts { Glibc.read(fd, raw.baseAddress! + filled, count - filled) }
             }
