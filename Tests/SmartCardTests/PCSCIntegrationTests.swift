@@ -140,7 +140,8 @@ struct PCSCIntegrationTests {
         let error = await #expect(throws: SmartCardError.self) {
             try await connection.transmit(CommandAPDU(ins: 0x84, le: 8))
         }
-        // vpcd reports the lost card as SCARD_E_NOT_TRANSACTED, or as success with no bytes.
+        // vpcd passes the lost answer on as success with no bytes (every run here), or
+        // as SCARD_E_NOT_TRANSACTED when the card is already gone as the command arrives.
         #expect(error?.kind == .cardRemoved || error?.kind == .emptyResponse, "got \(String(describing: error))")
         if error?.kind == .cardRemoved { #expect(error?.status == .notTransacted) }
         #expect(error?.isRetryable == true)
@@ -175,6 +176,23 @@ struct PCSCIntegrationTests {
         #expect([.timeout, .emptyResponse, .cardRemoved].contains(error?.kind), "got \(String(describing: error))")
         #expect(error?.reader == reader)
         #expect(error?.isRetryable == true)
+    }
+
+    /// The card leaves and a command follows at once, before pcscd's next look at the
+    /// reader: the reader driver cannot transmit and pcscd says SCARD_E_NOT_TRANSACTED.
+    @Test func commandRightAfterRemovalIsNotTransacted() async throws {
+        let card = PCSCTestEnvironment.card()
+        try await insert(card)
+        let connection = try await connectWhenPresent()
+        card.remove()
+        let error = await #expect(throws: SmartCardError.self) {
+            try await connection.transmit(CommandAPDU(ins: 0x84, le: 8))
+        }
+        #expect(error?.kind == .cardRemoved, "got \(String(describing: error))")
+        // NOT_TRANSACTED every time here; REMOVED_CARD only if pcscd's 400 ms poll
+        // happens to fall between the removal and the command.
+        #expect([.notTransacted, .removedCard].contains(error?.status), "got \(String(describing: error))")
+        if error?.status == .notTransacted { #expect(error?.description.contains("SCARD_E_NOT_TRANSACTED") == true) }
     }
 
     @Test func removedCardBetweenCommands() async throws {
