@@ -109,6 +109,9 @@ public struct Controller: Sendable {
             return logical(.tokenValidationFailed)
         }
         guard workflow.dataCenter == configuration.dataCenter else { return logical(.dataCenterValidationFailed) }
+        if case .fastfill = workflow.flow, workflow.credentials.contains(where: { $0.category == .face }) {
+            return logical(.faceNotAllowedInFastfill)
+        }
         let needsLiveness = workflow.credentials.contains { $0.category == .face && $0.faceMode == .faceLiveness }
         if needsLiveness, let required = workflow.livenessProviderVersion,
             configuration.livenessProviderVersion != required

@@ -42,6 +42,9 @@ public enum LogicalError: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case tokenValidationFailed
     /// The workflow belongs to another data center than the station is configured for.
     case dataCenterValidationFailed
+    /// Kiosk extension: a Fastfill (extraction-only) workflow asks for a face. Fastfill
+    /// extracts document data and verifies nothing, so it has no face step (seed 002).
+    case faceNotAllowedInFastfill
 
     public var description: String { rawValue }
 }

@@ -11,7 +11,7 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
     public enum Flow: Hashable, Sendable {
         /// ID verification, optionally followed by a face (Identity Verification).
         case verification
-        /// Fastfill (seed 002): extraction only, no verification.
+        /// Fastfill (seed 002): extraction only, no verification, so no face credential.
         case fastfill
         /// Authentication SDK (seed 004): a face against an earlier transaction.
         case authentication(AuthenticationReference)

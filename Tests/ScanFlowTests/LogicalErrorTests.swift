@@ -78,6 +78,9 @@ import Testing
             workflow.dataCenter = .US
             return h.send { $0.start(workflow: workflow) }
         },
+        Misuse(.faceNotAllowedInFastfill, at: .idle) { h in
+            h.send { $0.start(workflow: Fixtures.workflow(Fixtures.idCardCredential, Fixtures.faceCredential, flow: .fastfill)) }
+        },
     ]
 
     @Test func everyLogicalErrorHasAMisuse() {
@@ -103,6 +106,18 @@ import Testing
         // The controller can still start with a valid workflow.
         #expect(h.send { $0.start(workflow: Fixtures.passportAndFace) }.count == 3)
         #expect(h.send { $0.start(workflow: Fixtures.passportAndFace) } == [.display(.logicalError(.controllerNotCompleted))])
+    }
+
+    @Test func fastfillStartsWithoutAFaceAndStaysUnstartedWithOne() {
+        var h = Harness()
+        let withFace = Fixtures.workflow(Fixtures.faceCredential, Fixtures.idCardCredential, flow: .fastfill)
+        #expect(h.send { $0.start(workflow: withFace) } == [.display(.logicalError(.faceNotAllowedInFastfill))])
+        #expect(h.controller.credentials.isEmpty)
+        #expect(!h.controller.hasEnded)
+        // The same credentials verify; Fastfill without the face extracts.
+        #expect(h.send { $0.start(workflow: Fixtures.workflow(Fixtures.idCardCredential, flow: .fastfill)) }.count == 3)
+        var verification = Harness()
+        #expect(verification.send { $0.start(workflow: Fixtures.workflow(Fixtures.faceCredential, Fixtures.idCardCredential)) }.count == 3)
     }
 
     @Test func matchingLivenessVersionStarts() {
