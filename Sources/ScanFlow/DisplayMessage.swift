@@ -14,6 +14,10 @@ public enum DisplayMessage: Hashable, Sendable {
     /// The credential was finished.
     case credentialFinished(id: String)
     case step(Scan.Step)
+    /// Where the person continues a Digital Identity on their phone: show it as a QR code and
+    /// a URL; `digitalIdentityView` follows (the seeds' `Jumio.DigitalIdentity.View`). It is
+    /// the only message with a secret (the hand-off's token); it is printed redacted.
+    case digitalHandoff(DigitalHandoff)
     case update(Scan.Update)
     /// Nobody answered for a while: ask "are you still there?"; the station resets after `remaining`.
     case inactivityWarning(remaining: Duration)

@@ -15,6 +15,10 @@ struct ScanPart: Sendable {
         /// The chip is being read.
         case readingChip
         case processing
+        /// A Digital Identity's hand-off is on screen: the person opens it on their phone.
+        case handoff
+        /// The person verifies with the Digital Identity provider; the station waits for its outcome.
+        case thirdParty
         case confirmation
         case rejected
         case retry
@@ -30,6 +34,8 @@ struct ScanPart: Sendable {
         case awaitingChip
         case readingChip
         case processing
+        case handoff
+        case thirdParty
         case confirmation
         case rejected
         case retry
@@ -52,6 +58,8 @@ struct ScanPart: Sendable {
     /// Whether the chip could not be read and the add-on was skipped.
     private(set) var chipSkipped = false
     private var images: [CapturedImage] = []
+    /// Where a digital part sends the person; `nil` for every other part.
+    private var handoff: DigitalHandoff?
     private var state: State
     private let maxAttempts: Int
 
@@ -65,10 +73,12 @@ struct ScanPart: Sendable {
         _ part: Credential.Part,
         mode: Scan.Mode,
         chipAccessKey: ChipAccessKey? = nil,
+        handoff: DigitalHandoff? = nil,
         maxAttempts: Int
     ) -> (ScanPart, [Controller.Action]) {
         var scan = ScanPart(part: part, mode: mode, state: .starting(side: 0), maxAttempts: maxAttempts)
         scan.chipAccessKey = chipAccessKey
+        scan.handoff = handoff
         let actions = scan.beginCapture()
         return (scan, actions)
     }
@@ -87,6 +97,8 @@ struct ScanPart: Sendable {
         case .awaitingChip: .awaitingChip
         case .readingChip: .readingChip
         case .processing: .processing
+        case .handoff: .handoff
+        case .thirdParty: .thirdParty
         case .confirmation: .confirmation
         case .rejected: .rejected
         case .retry: .retry
@@ -139,9 +151,14 @@ struct ScanPart: Sendable {
                 .requestFile,
             ]
         case .web:
-            // Digital identity is refused by the controller before a scan part exists.
-            state = .canFinish
-            return []
+            // Nothing to capture: the person continues on their phone with the provider.
+            state = .handoff
+            var actions: [Controller.Action] = [
+                .display(.step(.prepare(part))),
+                .display(.step(.started(part, mode))),
+            ]
+            if let handoff { actions.append(.display(.digitalHandoff(handoff))) }
+            return actions + [.display(.step(.digitalIdentityView(part)))]
         case .manual, .docFinder, .barcode, .faceManual, .faceLiveness:
             state = .starting(side: 0)
             return [.display(.step(.prepare(part))), .startCamera(mode)]
@@ -285,13 +302,18 @@ struct ScanPart: Sendable {
     /// A retryable error of the capture or the upload; the caller ends the journey for the others.
     mutating func failed(_ error: FlowError) -> [Controller.Action] {
         switch state {
+        case .handoff, .thirdParty:
+            // The provider's session is gone; a retry hands over again.
+            state = .failed(resume: .rescan)
+            return [.display(.error(error))]
         case .starting, .scanning:
             let stop: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
             state = .failed(resume: .rescan)
             return stop + [.display(.error(error))]
         case .processing:
             // A network error leaves the images valid; a Y/Z hint means they show the wrong side.
-            let resume: Resume = error.family == .Y || error.family == .Z ? .rescan : .reupload
+            // A digital part has no images to send again: it hands over again.
+            let resume: Resume = error.family == .Y || error.family == .Z || mode == .web ? .rescan : .reupload
             state = .failed(resume: resume)
             return [.display(.error(error))]
         default:
@@ -308,6 +330,40 @@ struct ScanPart: Sendable {
         case .reupload:
             state = .processing
             return [.uploadPart(part, images), .display(.step(.processing(part)))]
+        }
+    }
+
+    // MARK: Digital Identity
+
+    /// The person started the provider's verification on their phone, as they said on the
+    /// display (`command`) or as the backend saw the provider's session open.
+    mutating func thirdPartyStarted(command: Bool) -> [Controller.Action] {
+        guard case .handoff = state else {
+            return command ? [.display(.logicalError(.scanPartNotCompleted))] : []
+        }
+        state = .thirdParty
+        return [.display(.step(.thirdPartyVerification(part)))]
+    }
+
+    /// The provider's outcome, other than the person's cancel (the controller handles that).
+    mutating func thirdPartyFinished(_ outcome: Controller.ThirdPartyOutcome) -> [Controller.Action] {
+        switch state {
+        case .handoff, .thirdParty: break
+        default: return []
+        }
+        switch outcome {
+        case .success:
+            // The backend fetches the provider's data and answers with `partProcessed`, as for an upload.
+            state = .processing
+            return [.display(.step(.processing(part)))]
+        case .failed(let reason):
+            state = .retry
+            failedAttempts += 1
+            return [.display(.step(.retry(part, reason)))] + escalation()
+        case .error(let error):
+            return failed(error)
+        case .cancelled:
+            return []
         }
     }
 

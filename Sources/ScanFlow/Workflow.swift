@@ -27,6 +27,8 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
     public var tokenLifetime: Duration
     /// The liveness provider version the workflow was built for; `nil` when it does not care.
     public var livenessProviderVersion: Int?
+    /// Where the person continues each Digital Identity the credentials offer, one per provider.
+    public var digitalHandoffs: [DigitalHandoff]
 
     public init(
         flow: Flow = .verification,
@@ -35,7 +37,8 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
         dataCenter: DataCenter = .EU,
         token: SessionToken,
         tokenLifetime: Duration = .seconds(15 * 60),
-        livenessProviderVersion: Int? = nil
+        livenessProviderVersion: Int? = nil,
+        digitalHandoffs: [DigitalHandoff] = []
     ) {
         self.flow = flow
         self.credentials = credentials
@@ -44,6 +47,7 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
         self.token = token
         self.tokenLifetime = tokenLifetime
         self.livenessProviderVersion = livenessProviderVersion
+        self.digitalHandoffs = digitalHandoffs
     }
 
     public var description: String {

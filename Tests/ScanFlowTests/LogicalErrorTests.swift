@@ -30,7 +30,6 @@ import Testing
             workflow.livenessProviderVersion = 3
             return h.send { $0.start(workflow: workflow) }
         },
-        Misuse(.notYetImplemented, at: .configuring) { h in h.send { $0.startScanPart(.digital) } },
         Misuse(.deadController, at: .scanning) { h in
             h.send { $0.cancel() }
             return h.send { $0.startCredential(id: "face-1") }
@@ -83,8 +82,11 @@ import Testing
         },
     ]
 
+    /// The seeds' errors the kiosk never sends: it implements every part (Digital Identity as a hand-off).
+    static let neverSent: Set<LogicalError> = [.notYetImplemented]
+
     @Test func everyLogicalErrorHasAMisuse() {
-        #expect(Set(Self.misuses.map(\.error)) == Set(LogicalError.allCases))
+        #expect(Set(Self.misuses.map(\.error)) == Set(LogicalError.allCases).subtracting(Self.neverSent))
     }
 
     @Test(arguments: misuses)
