@@ -9,7 +9,9 @@ extension Credential {
         public var digitalDocuments: [String: [DigitalDocument]]
         /// Accepted acquire modes, for `document` credentials.
         public var acquireModes: [AcquireMode]
-        /// The capture mode of document sides (`docFinder`, `manual` or `barcode`).
+        /// The capture mode of document sides (`docFinder`, `manual` or `barcode`). In `barcode`
+        /// mode a card's front is captured as an image and the PDF417 barcode on its back is
+        /// read (seeds: US driving licences); single-page documents are captured in `docFinder`.
         public var documentMode: Scan.Mode
         /// The capture mode of the face (`faceLiveness` or `faceManual`).
         public var faceMode: Scan.Mode

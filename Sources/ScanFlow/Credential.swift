@@ -163,7 +163,9 @@ public struct Credential: Hashable, Sendable {
         case .document: acquireMode == .file ? .file : .manual
         case .nfc: .nfc
         case .digital: .web
-        case .front, .back, .multipart: info.documentMode
+        case .front, .back, .multipart:
+            // The barcode (PDF417) is on the back of a card; a passport or visa page has none.
+            info.documentMode == .barcode && part == .front ? .docFinder : info.documentMode
         }
     }
 

@@ -46,6 +46,8 @@ struct ScanPart: Sendable {
 
     private enum Resume: Sendable {
         case rescan
+        /// Scan the back of a multipart again, keeping the front (seeds: Z).
+        case rescanBack
         case reupload
     }
 
@@ -58,6 +60,8 @@ struct ScanPart: Sendable {
     /// Whether the chip could not be read and the add-on was skipped.
     private(set) var chipSkipped = false
     private var images: [CapturedImage] = []
+    /// How many of `images` show the front, once a multipart moved on to its back.
+    private var frontImageCount = 0
     /// Where a digital part sends the person; `nil` for every other part.
     private var handoff: DigitalHandoff?
     private var state: State
@@ -127,8 +131,10 @@ struct ScanPart: Sendable {
 
     // MARK: Capture
 
-    private mutating func beginCapture() -> [Controller.Action] {
-        images = []
+    /// Starts capturing at a side: from the front with no images, or at the back of a
+    /// multipart keeping the front's images.
+    private mutating func beginCapture(side: Int = 0) -> [Controller.Action] {
+        images = side == 0 ? [] : Array(images.prefix(frontImageCount))
         switch mode {
         case .nfc:
             guard let key = chipAccessKey else {
@@ -160,7 +166,7 @@ struct ScanPart: Sendable {
             if let handoff { actions.append(.display(.digitalHandoff(handoff))) }
             return actions + [.display(.step(.digitalIdentityView(part)))]
         case .manual, .docFinder, .barcode, .faceManual, .faceLiveness:
-            state = .starting(side: 0)
+            state = .starting(side: side)
             return [.display(.step(.prepare(part))), .startCamera(mode)]
         }
     }
@@ -169,7 +175,9 @@ struct ScanPart: Sendable {
     mutating func cameraStarted() -> [Controller.Action] {
         guard case .starting(let side) = state else { return [] }
         state = .scanning(side: side, paused: false)
-        return [.display(.step(.started(part, mode))), .display(.step(.scanView(part, mode)))]
+        let view: [Controller.Action] = [.display(.step(.started(part, mode))), .display(.step(.scanView(part, mode)))]
+        // Resuming at the back (after Z): guide the person to turn the card again.
+        return side == 0 ? view : view + [.display(.step(.nextPart(sides[side])))]
     }
 
     /// A pipeline's guidance for the person; shown only while detection runs.
@@ -195,6 +203,7 @@ struct ScanPart: Sendable {
             return [.display(.update(.nextPosition))]
         }
         if side + 1 < sides.count {
+            frontImageCount = images.count
             state = .scanning(side: side + 1, paused: false)
             return [.display(.step(.nextPart(sides[side + 1])))]
         }
@@ -306,14 +315,21 @@ struct ScanPart: Sendable {
             // The provider's session is gone; a retry hands over again.
             state = .failed(resume: .rescan)
             return [.display(.error(error))]
-        case .starting, .scanning:
+        case .starting(let side), .scanning(let side, _):
             let stop: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
-            state = .failed(resume: .rescan)
+            // Z at the back of a card: the front is fine, only the back is scanned again.
+            state = .failed(resume: error.family == .Z && side > 0 ? .rescanBack : .rescan)
             return stop + [.display(.error(error))]
         case .processing:
-            // A network error leaves the images valid; a Y/Z hint means they show the wrong side.
+            // A network error leaves the images valid; a Y/Z hint means they show the wrong side:
+            // Y (the barcode has no address) starts again at the front, Z scans the back again.
             // A digital part has no images to send again: it hands over again.
-            let resume: Resume = error.family == .Y || error.family == .Z || mode == .web ? .rescan : .reupload
+            let resume: Resume
+            switch error.family {
+            case .Z where sides.count > 1: resume = .rescanBack
+            case .Y, .Z: resume = .rescan
+            default: resume = mode == .web ? .rescan : .reupload
+            }
             state = .failed(resume: resume)
             return [.display(.error(error))]
         default:
@@ -327,6 +343,8 @@ struct ScanPart: Sendable {
         switch resume {
         case .rescan:
             return beginCapture()
+        case .rescanBack:
+            return beginCapture(side: 1)
         case .reupload:
             state = .processing
             return [.uploadPart(part, images), .display(.step(.processing(part)))]

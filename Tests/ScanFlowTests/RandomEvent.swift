@@ -38,6 +38,7 @@ enum RandomEvent {
         Workflow(flow: .fastfill, credentials: [Fixtures.idCardCredential], token: Fixtures.token),
         Workflow(flow: .authentication(.enrollment("enr-77")), credentials: [Fixtures.faceCredential], token: Fixtures.token),
         Fixtures.digitalAndFace,
+        Fixtures.workflow(BarcodeTests.usCredential, Fixtures.faceCredential),
     ]
 
     static let thirdPartyOutcomes: [Controller.ThirdPartyOutcome] = [
@@ -147,6 +148,7 @@ extension RandomEvent {
             return [
                 .setConfiguration("AUT", Document(.identityCard)), .setAcquireMode(.camera), .setAcquireMode(.file),
                 .setDigitalConfiguration("DNK", Fixtures.mitID), .setConfiguration("DNK", Document(.passport)),
+                .setConfiguration("USA", Document(.drivingLicense)),
             ]
         case .credentialStarted(_, true, let parts), .credentialConfigured(_, let parts):
             return parts.first.map { [.startScanPart($0)] } ?? [.finishCredential]
