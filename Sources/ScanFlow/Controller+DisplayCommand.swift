@@ -8,7 +8,8 @@ extension Controller {
         case .startCredential(let id): startCredential(id: id)
         case .setConfiguration(let country, let document): setConfiguration(country: country, document: document)
         case .setAcquireMode(let mode): setAcquireMode(mode)
-        case .setDigitalConfiguration(let country, let document): setConfiguration(country: country, digitalDocument: document)
+        case .setDigitalConfiguration(let country, let document):
+            setConfiguration(country: country, digitalDocument: document)
         case .startScanPart(let part): startScanPart(part)
         case .takeImage: takeImage()
         case .confirm: confirm()

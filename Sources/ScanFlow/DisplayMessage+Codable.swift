@@ -4,7 +4,8 @@ extension DisplayMessage: Codable {
 
     private enum Kind: String, Codable {
         case initialized, credentialStarted, credentialConfigured, configurationNotSupported, credentialFinished
-        case step, digitalHandoff, update, inactivityWarning, offerFallback, askStaff, finalizing, error, logicalError, finished
+        case step, digitalHandoff, update, inactivityWarning, offerFallback, askStaff, finalizing, error, logicalError
+        case finished
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -2,6 +2,7 @@
 ///
 /// Its JSON form is versioned and documented in docs/events.schema.json and docs/events.md.
 /// It never carries personal data: images reach the display by another route, if at all.
+/// Its one secret is the URL of `digitalHandoff`, which the person's phone needs.
 public enum DisplayMessage: Hashable, Sendable {
     /// The journey is ready (seeds: `didInitializeWith credentialInformations, consentItems`).
     case initialized(credentials: [Credential.Info], consentItems: [ConsentItem]?)
