@@ -13,6 +13,9 @@ extension Controller {
         public var inactivityWarningGrace: Duration
         /// How long a camera may take to start before the journey ends with H.
         public var deviceStartTimeout: Duration
+        /// How long a Digital Identity hand-off and the provider's verification may take on the
+        /// person's phone before "are you still there?"; `inactivityTimeouts` overrides it per phase.
+        public var handoffTimeout: Duration
         /// Failed attempts (rejects, retries) of a part after which fallback or staff help is offered.
         public var maxAttemptsPerPart: Int
 
@@ -23,6 +26,7 @@ extension Controller {
             defaultInactivityTimeout: Duration = .seconds(60),
             inactivityWarningGrace: Duration = .seconds(15),
             deviceStartTimeout: Duration = .seconds(10),
+            handoffTimeout: Duration = .seconds(5 * 60),
             maxAttemptsPerPart: Int = 3
         ) {
             self.dataCenter = dataCenter
@@ -31,11 +35,15 @@ extension Controller {
             self.defaultInactivityTimeout = defaultInactivityTimeout
             self.inactivityWarningGrace = inactivityWarningGrace
             self.deviceStartTimeout = deviceStartTimeout
+            self.handoffTimeout = handoffTimeout
             self.maxAttemptsPerPart = maxAttemptsPerPart
         }
 
         func inactivityTimeout(for phase: InactivityPhase) -> Duration {
-            inactivityTimeouts[phase] ?? defaultInactivityTimeout
+            switch phase {
+            case .handoff, .thirdParty: inactivityTimeouts[phase] ?? handoffTimeout
+            default: inactivityTimeouts[phase] ?? defaultInactivityTimeout
+            }
         }
     }
 
@@ -58,5 +66,9 @@ extension Controller {
         case error
         /// The part is done; waiting for the person to go on.
         case canFinish
+        /// A Digital Identity hand-off on screen: the person opens it on their phone (`handoffTimeout`).
+        case handoff
+        /// The person verifies with the Digital Identity provider on their phone (`handoffTimeout`).
+        case thirdParty
     }
 }

@@ -8,6 +8,8 @@ extension Controller {
         case .startCredential(let id): startCredential(id: id)
         case .setConfiguration(let country, let document): setConfiguration(country: country, document: document)
         case .setAcquireMode(let mode): setAcquireMode(mode)
+        case .setDigitalConfiguration(let country, let document):
+            setConfiguration(country: country, digitalDocument: document)
         case .startScanPart(let part): startScanPart(part)
         case .takeImage: takeImage()
         case .confirm: confirm()
@@ -15,6 +17,7 @@ extension Controller {
         case .switchToFallback: switchToFallback()
         case .pauseScan: pauseScan()
         case .retryScan: retryScan()
+        case .handoffConfirmed: handoffConfirmed()
         case .finishScanPart: finishScanPart()
         case .finishCredential: finishCredential()
         case .finish: finish()

@@ -109,6 +109,9 @@ public struct Controller: Sendable {
             return logical(.tokenValidationFailed)
         }
         guard workflow.dataCenter == configuration.dataCenter else { return logical(.dataCenterValidationFailed) }
+        if case .fastfill = workflow.flow, workflow.credentials.contains(where: { $0.category == .face }) {
+            return logical(.faceNotAllowedInFastfill)
+        }
         let needsLiveness = workflow.credentials.contains { $0.category == .face && $0.faceMode == .faceLiveness }
         if needsLiveness, let required = workflow.livenessProviderVersion,
             configuration.livenessProviderVersion != required
@@ -179,6 +182,21 @@ public struct Controller: Sendable {
         }
     }
 
+    /// Chooses a Digital Identity for the open `id` credential (seeds: `setConfiguration` with a
+    /// `Jumio.Document.Digital`); its one part is `digital`.
+    ///
+    /// Refused as not supported when the workflow does not offer it, or brought no hand-off for its provider.
+    public mutating func setConfiguration(country: String, digitalDocument: DigitalDocument) -> [Action] {
+        let handoffs = journey?.workflow.digitalHandoffs ?? []
+        return configureOpenCredential { credential in
+            guard credential.isSupportedConfiguration(country: country, digitalDocument: digitalDocument),
+                handoffs.contains(where: { $0.provider == digitalDocument.id })
+            else { return false }
+            credential.setConfiguration(country: country, digitalDocument: digitalDocument)
+            return true
+        }
+    }
+
     /// Chooses how the open `document` credential acquires its image.
     public mutating func setAcquireMode(_ mode: Credential.AcquireMode) -> [Action] {
         configureOpenCredential { credential in
@@ -212,7 +230,6 @@ public struct Controller: Sendable {
         guard let index = journey.open else { return logical(.unknownCredential) }
         guard journey.scan == nil else { return logical(.multipleScanParts) }
         let credential = journey.credentials[index]
-        guard part != .digital else { return logical(.notYetImplemented) }
         guard credential.isConfigured else { return logical(.credentialNotCompleted) }
         guard credential.parts.contains(part) else { return logical(.unknownScanPart) }
         guard !credential.finishedParts.contains(part) else { return logical(.deadScanPart) }
@@ -221,7 +238,15 @@ public struct Controller: Sendable {
             return end(error: .cameraUnavailable)
         }
         let before = timerView
-        let (scan, actions) = ScanPart.start(part, mode: mode, maxAttempts: configuration.maxAttemptsPerPart)
+        let handoff = credential.digitalConfiguration.flatMap { chosen in
+            journey.workflow.digitalHandoffs.first { $0.provider == chosen.document.id }
+        }
+        let (scan, actions) = ScanPart.start(
+            part,
+            mode: mode,
+            handoff: part == .digital ? handoff : nil,
+            maxAttempts: configuration.maxAttemptsPerPart
+        )
         journey.scan = scan
         state = .active(journey)
         return actions + settle(from: before, activity: true, actions: actions)
@@ -255,6 +280,12 @@ public struct Controller: Sendable {
     /// The help screen closed: detection resumes (seed 002: `retryScan`).
     public mutating func retryScan() -> [Action] {
         onScanPart(command: true) { $0.resume() }
+    }
+
+    /// The person says they opened the Digital Identity hand-off on their phone: the display
+    /// waits for the provider (`thirdPartyVerification`).
+    public mutating func handoffConfirmed() -> [Action] {
+        onScanPart(command: true) { $0.thirdPartyStarted(command: true) }
     }
 
     /// Finishes the part after `canFinish`; a passport's data page may lead to the chip add-on.
@@ -423,11 +454,41 @@ public struct Controller: Sendable {
     public mutating func scanFailed(_ error: FlowError) -> [Action] {
         guard case .active(let journey) = state, let scan = journey.scan else { return [] }
         switch scan.phase {
-        case .starting, .scanning, .paused, .processing: break
+        case .starting, .scanning, .paused, .processing, .handoff, .thirdParty: break
         default: return []
         }
         guard error.isRetryable else { return end(error: error) }
         return onScanPart(command: false) { $0.failed(error) }
+    }
+
+    /// The backend saw the person open the Digital Identity provider's session.
+    public mutating func thirdPartySessionOpened() -> [Action] {
+        onScanPart(command: false) { $0.thirdPartyStarted(command: false) }
+    }
+
+    /// The backend reports how the Digital Identity provider's verification ended.
+    ///
+    /// The outcome may arrive before the session was seen to open: the person can be quick.
+    public mutating func thirdPartyFinished(_ outcome: ThirdPartyOutcome) -> [Action] {
+        guard case .active(var journey) = state, let index = journey.open, let scan = journey.scan,
+            scan.phase == .handoff || scan.phase == .thirdParty
+        else { return [] }
+        switch outcome {
+        case .cancelled:
+            // Cancelling at the provider is not cancelling the journey: the person may choose
+            // another document, or cancel at the station.
+            let before = timerView
+            journey.scan = nil
+            journey.credentials[index].clearConfiguration()
+            state = .active(journey)
+            let id = journey.credentials[index].id
+            return [.display(.credentialStarted(id: id, isConfigured: false, parts: []))]
+                + settle(from: before, activity: true)
+        case .error(let error) where !error.isRetryable:
+            return end(error: error)
+        case .success, .failed, .error:
+            return onScanPart(command: false) { $0.thirdPartyFinished(outcome) }
+        }
     }
 
     /// An error not tied to a part (an invalid enrollment reference, an expired certificate).
@@ -571,6 +632,8 @@ public struct Controller: Sendable {
             guard let scan = journey.scan else { return .selection }
             switch scan.phase {
             case .starting, .readingChip, .processing: return nil
+            case .handoff: return .handoff
+            case .thirdParty: return .thirdParty
             case .scanning: return .scanning
             case .paused: return .help
             case .awaitingChip: return .chip

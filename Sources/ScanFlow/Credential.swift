@@ -32,9 +32,15 @@ public struct Credential: Hashable, Sendable {
     }
 
     public let info: Info
-    /// The chosen country (ISO 3166-1 alpha-3) and document of an `id` credential.
+    /// The chosen country (ISO 3166-1 alpha-3) and physical document of an `id` credential.
     public var configuration: (country: String, document: Document)? {
-        storedConfiguration.map { ($0.country, $0.document) }
+        guard let stored = storedConfiguration, case .physical(let document) = stored.document else { return nil }
+        return (stored.country, document)
+    }
+    /// The chosen country and Digital Identity of an `id` credential.
+    public var digitalConfiguration: (country: String, document: DigitalDocument)? {
+        guard let stored = storedConfiguration, case .digital(let document) = stored.document else { return nil }
+        return (stored.country, document)
     }
     /// The chosen acquire mode of a `document` credential.
     public internal(set) var acquireMode: AcquireMode?
@@ -49,13 +55,19 @@ public struct Credential: Hashable, Sendable {
 
     private struct StoredConfiguration: Hashable, Sendable {
         var country: String
-        var document: Document
+        var document: ChosenDocument
+    }
+
+    /// The seeds' `Jumio.Document`: physical or digital.
+    private enum ChosenDocument: Hashable, Sendable {
+        case physical(Document)
+        case digital(DigitalDocument)
     }
 
     init(info: Info) {
         self.info = info
         if let only = info.preselection {
-            storedConfiguration = StoredConfiguration(country: only.country, document: only.document)
+            storedConfiguration = StoredConfiguration(country: only.country, document: .physical(only.document))
         }
         if info.category == .document, info.acquireModes.count == 1 {
             acquireMode = info.acquireModes[0]
@@ -74,17 +86,21 @@ public struct Credential: Hashable, Sendable {
         }
     }
 
-    /// The countries the workflow accepts, sorted.
-    public var supportedCountries: [String] { info.countries.keys.sorted() }
+    /// The countries the workflow accepts, for a physical or a digital document, sorted.
+    public var supportedCountries: [String] {
+        Set(info.countries.keys).union(info.digitalDocuments.filter { !$0.value.isEmpty }.keys).sorted()
+    }
 
     /// The physical documents the workflow accepts for a country.
     public func physicalDocuments(for country: String) -> [Document] {
         info.countries[country] ?? []
     }
 
-    /// The digital documents for a country: always empty, a kiosk cannot hand over to a
-    /// Digital Identity app.
-    public func digitalDocuments(for country: String) -> [Document] { [] }
+    /// The Digital Identity providers the workflow accepts for a country.
+    public func digitalDocuments(for country: String) -> [DigitalDocument] {
+        guard info.category == .id else { return [] }
+        return info.digitalDocuments[country] ?? []
+    }
 
     /// Whether `setConfiguration(country:document:)` would accept this combination.
     ///
@@ -97,19 +113,38 @@ public struct Credential: Hashable, Sendable {
         return true
     }
 
+    /// Whether `setConfiguration(country:digitalDocument:)` would accept this combination.
+    public func isSupportedConfiguration(country: String, digitalDocument: DigitalDocument) -> Bool {
+        digitalDocuments(for: country).contains(digitalDocument)
+    }
+
     /// Whether a document credential can acquire its image this way.
     public func isSupportedConfiguration(acquireMode: AcquireMode) -> Bool {
         info.category == .document && info.acquireModes.contains(acquireMode)
     }
 
     mutating func setConfiguration(country: String, document: Document) {
-        storedConfiguration = StoredConfiguration(country: country, document: document)
+        storedConfiguration = StoredConfiguration(country: country, document: .physical(document))
+    }
+
+    mutating func setConfiguration(country: String, digitalDocument: DigitalDocument) {
+        storedConfiguration = StoredConfiguration(country: country, document: .digital(digitalDocument))
+    }
+
+    /// Forgets the chosen document: the person cancelled a Digital Identity and chooses again.
+    mutating func clearConfiguration() {
+        storedConfiguration = nil
     }
 
     /// The parts to scan, in order; empty until the credential is configured.
     public var parts: [Part] {
         switch info.category {
-        case .id: storedConfiguration?.document.parts ?? []
+        case .id:
+            switch storedConfiguration?.document {
+            case .physical(let document): document.parts
+            case .digital: [.digital]
+            case nil: []
+            }
         case .face: [.face]
         case .document: acquireMode == nil ? [] : [.document]
         case .data: []
@@ -128,13 +163,15 @@ public struct Credential: Hashable, Sendable {
         case .document: acquireMode == .file ? .file : .manual
         case .nfc: .nfc
         case .digital: .web
-        case .front, .back, .multipart: info.documentMode
+        case .front, .back, .multipart:
+            // The barcode (PDF417) is on the back of a card; a passport or visa page has none.
+            info.documentMode == .barcode && part == .front ? .docFinder : info.documentMode
         }
     }
 
     /// Whether a finished part may be followed by reading the chip.
     func offersChipAddon(after part: Part) -> Bool {
-        guard info.chipReading, let document = storedConfiguration?.document else { return false }
+        guard info.chipReading, let document = configuration?.document else { return false }
         switch document.type {
         case .passport, .identityCard: return part == .front || part == .multipart
         case .visa, .drivingLicense: return false

@@ -2,11 +2,11 @@ extension DisplayCommand: Codable {
     private enum Kind: String, Codable {
         case userConsented, startCredential, setConfiguration, setAcquireMode, startScanPart, takeImage, confirm
         case retake, switchToFallback, pauseScan, retryScan, finishScanPart, finishCredential, finish, cancel
-        case retryAfterError, userIsPresent
+        case retryAfterError, userIsPresent, setDigitalConfiguration, handoffConfirmed
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, type, itemId, decision, id, country, document, acquireMode, part
+        case version, type, itemId, decision, id, country, document, acquireMode, part, digitalDocument
     }
 
     /// `{"version": 1, "type": "<case>", ...payload}`; see docs/events.schema.json.
@@ -28,6 +28,11 @@ extension DisplayCommand: Codable {
         case .setAcquireMode(let mode):
             try container.encode(Kind.setAcquireMode, forKey: .type)
             try container.encode(mode, forKey: .acquireMode)
+        case .setDigitalConfiguration(let country, let document):
+            try container.encode(Kind.setDigitalConfiguration, forKey: .type)
+            try container.encode(country, forKey: .country)
+            try container.encode(document, forKey: .digitalDocument)
+        case .handoffConfirmed: try container.encode(Kind.handoffConfirmed, forKey: .type)
         case .startScanPart(let part):
             try container.encode(Kind.startScanPart, forKey: .type)
             try container.encode(part, forKey: .part)
@@ -70,6 +75,12 @@ extension DisplayCommand: Codable {
             )
         case .setAcquireMode: self = .setAcquireMode(try container.decode(Credential.AcquireMode.self, forKey: .acquireMode))
         case .startScanPart: self = .startScanPart(try container.decode(Credential.Part.self, forKey: .part))
+        case .setDigitalConfiguration:
+            self = .setDigitalConfiguration(
+                country: try container.decode(String.self, forKey: .country),
+                digitalDocument: try container.decode(DigitalDocument.self, forKey: .digitalDocument)
+            )
+        case .handoffConfirmed: self = .handoffConfirmed
         case .takeImage: self = .takeImage
         case .confirm: self = .confirm
         case .retake: self = .retake

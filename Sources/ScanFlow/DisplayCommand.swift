@@ -7,6 +7,7 @@ public enum DisplayCommand: Hashable, Sendable {
     case startCredential(id: String)
     case setConfiguration(country: String, document: Document)
     case setAcquireMode(Credential.AcquireMode)
+    case setDigitalConfiguration(country: String, digitalDocument: DigitalDocument)
     case startScanPart(Credential.Part)
     case takeImage
     case confirm
@@ -14,6 +15,8 @@ public enum DisplayCommand: Hashable, Sendable {
     case switchToFallback
     case pauseScan
     case retryScan
+    /// The person says they opened the Digital Identity hand-off on their phone.
+    case handoffConfirmed
     case finishScanPart
     case finishCredential
     case finish

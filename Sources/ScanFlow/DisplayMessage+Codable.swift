@@ -1,15 +1,16 @@
 extension DisplayMessage: Codable {
     /// The version of the JSON form; a display refuses messages of a version it does not know.
-    public static let version = 1
+    public static let version = 2
 
     private enum Kind: String, Codable {
         case initialized, credentialStarted, credentialConfigured, configurationNotSupported, credentialFinished
-        case step, update, inactivityWarning, offerFallback, askStaff, finalizing, error, logicalError, finished
+        case step, digitalHandoff, update, inactivityWarning, offerFallback, askStaff, finalizing, error, logicalError
+        case finished
     }
 
     private enum CodingKeys: String, CodingKey {
         case version, type, credentials, consentItems, id, isConfigured, parts, step, update
-        case remainingMilliseconds, part, mode, error, logicalError, result
+        case remainingMilliseconds, part, mode, error, logicalError, result, handoff
     }
 
     /// `{"version": 1, "type": "<case>", ...payload}`; see docs/events.schema.json.
@@ -39,6 +40,9 @@ extension DisplayMessage: Codable {
         case .step(let step):
             try container.encode(Kind.step, forKey: .type)
             try container.encode(step, forKey: .step)
+        case .digitalHandoff(let handoff):
+            try container.encode(Kind.digitalHandoff, forKey: .type)
+            try container.encode(handoff, forKey: .handoff)
         case .update(let update):
             try container.encode(Kind.update, forKey: .type)
             try container.encode(update, forKey: .update)
@@ -96,6 +100,7 @@ extension DisplayMessage: Codable {
         case .configurationNotSupported: self = .configurationNotSupported(id: try id())
         case .credentialFinished: self = .credentialFinished(id: try id())
         case .step: self = .step(try container.decode(Scan.Step.self, forKey: .step))
+        case .digitalHandoff: self = .digitalHandoff(try container.decode(DigitalHandoff.self, forKey: .handoff))
         case .update: self = .update(try container.decode(Scan.Update.self, forKey: .update))
         case .inactivityWarning:
             self = .inactivityWarning(

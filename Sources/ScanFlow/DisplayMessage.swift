@@ -2,6 +2,7 @@
 ///
 /// Its JSON form is versioned and documented in docs/events.schema.json and docs/events.md.
 /// It never carries personal data: images reach the display by another route, if at all.
+/// Its one secret is the URL of `digitalHandoff`, which the person's phone needs.
 public enum DisplayMessage: Hashable, Sendable {
     /// The journey is ready (seeds: `didInitializeWith credentialInformations, consentItems`).
     case initialized(credentials: [Credential.Info], consentItems: [ConsentItem]?)
@@ -14,6 +15,10 @@ public enum DisplayMessage: Hashable, Sendable {
     /// The credential was finished.
     case credentialFinished(id: String)
     case step(Scan.Step)
+    /// Where the person continues a Digital Identity on their phone: show it as a QR code and
+    /// a URL; `digitalIdentityView` follows (the seeds' `Jumio.DigitalIdentity.View`). It is
+    /// the only message with a secret (the hand-off's token); it is printed redacted.
+    case digitalHandoff(DigitalHandoff)
     case update(Scan.Update)
     /// Nobody answered for a while: ask "are you still there?"; the station resets after `remaining`.
     case inactivityWarning(remaining: Duration)

@@ -1,7 +1,7 @@
 /// A physical identity document a credential can be configured for: its type and variant.
 ///
-/// The seeds also know digital documents ("Digital Identity"); a kiosk cannot host the
-/// third-party app they need, so ScanFlow models physical documents only.
+/// The seeds' `Jumio.Document.Physical`; the digital kind ("Digital Identity") is
+/// `DigitalDocument`.
 public struct Document: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The seeds' `Jumio.Document.Physical.DocumentType`.
     public enum DocumentType: String, Hashable, Sendable, Codable, CaseIterable {

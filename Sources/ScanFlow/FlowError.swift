@@ -31,9 +31,11 @@ public struct FlowError: Hashable, Sendable, CustomStringConvertible, Error {
         case M
         /// Images required to finalise are missing.
         case N
-        /// The barcode had no address: scan the front (retryable hint).
+        /// The barcode had no address: scan the front (retryable hint; `retryAfterError` starts
+        /// the card again at its front).
         case Y
-        /// The front was scanned where the back was asked for (retryable hint).
+        /// The front was scanned where the back was asked for (retryable hint; `retryAfterError`
+        /// scans the back again and keeps the front).
         case Z
     }
 

@@ -5,7 +5,8 @@
 public enum LogicalError: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible, Error {
     /// The workflow needs a liveness provider version the station does not have.
     case dependencyWrongVersion
-    /// The workflow asks for something the kiosk does not do (a digital-identity part).
+    /// The seeds' error for a feature the SDK lacks. The kiosk implements every part, the
+    /// digital one as a hand-off, so it never sends it; it stays for the contract.
     case notYetImplemented
     /// The controller is not running: it was not started, or its journey has ended (start a new one).
     case deadController
@@ -42,6 +43,9 @@ public enum LogicalError: String, Hashable, Sendable, Codable, CaseIterable, Cus
     case tokenValidationFailed
     /// The workflow belongs to another data center than the station is configured for.
     case dataCenterValidationFailed
+    /// Kiosk extension: a Fastfill (extraction-only) workflow asks for a face. Fastfill
+    /// extracts document data and verifies nothing, so it has no face step (seed 002).
+    case faceNotAllowedInFastfill
 
     public var description: String { rawValue }
 }

@@ -8,9 +8,11 @@ extension Scan {
         case started(Credential.Part, Scan.Mode)
         /// The scan view for the part should be on screen.
         case scanView(Credential.Part, Scan.Mode)
-        /// A digital-identity part needs its view (never sent by the kiosk; kept for the contract).
+        /// A digital part shows its hand-off (the `digitalHandoff` message before it) and waits
+        /// for the person to open it on their phone (the seeds' `Jumio.DigitalIdentity.View`).
         case digitalIdentityView(Credential.Part)
-        /// Verification continues with a third party (never sent by the kiosk; kept for the contract).
+        /// The person verifies with the Digital Identity provider; show a loading indicator until
+        /// the backend reports the outcome.
         case thirdPartyVerification(Credential.Part)
         /// All images of the part are taken: exactly once per part.
         case imageTaken(Credential.Part)

@@ -15,6 +15,10 @@ struct ScanPart: Sendable {
         /// The chip is being read.
         case readingChip
         case processing
+        /// A Digital Identity's hand-off is on screen: the person opens it on their phone.
+        case handoff
+        /// The person verifies with the Digital Identity provider; the station waits for its outcome.
+        case thirdParty
         case confirmation
         case rejected
         case retry
@@ -30,6 +34,8 @@ struct ScanPart: Sendable {
         case awaitingChip
         case readingChip
         case processing
+        case handoff
+        case thirdParty
         case confirmation
         case rejected
         case retry
@@ -40,6 +46,8 @@ struct ScanPart: Sendable {
 
     private enum Resume: Sendable {
         case rescan
+        /// Scan the back of a multipart again, keeping the front (seeds: Z).
+        case rescanBack
         case reupload
     }
 
@@ -52,6 +60,10 @@ struct ScanPart: Sendable {
     /// Whether the chip could not be read and the add-on was skipped.
     private(set) var chipSkipped = false
     private var images: [CapturedImage] = []
+    /// How many of `images` show the front, once a multipart moved on to its back.
+    private var frontImageCount = 0
+    /// Where a digital part sends the person; `nil` for every other part.
+    private var handoff: DigitalHandoff?
     private var state: State
     private let maxAttempts: Int
 
@@ -65,10 +77,12 @@ struct ScanPart: Sendable {
         _ part: Credential.Part,
         mode: Scan.Mode,
         chipAccessKey: ChipAccessKey? = nil,
+        handoff: DigitalHandoff? = nil,
         maxAttempts: Int
     ) -> (ScanPart, [Controller.Action]) {
         var scan = ScanPart(part: part, mode: mode, state: .starting(side: 0), maxAttempts: maxAttempts)
         scan.chipAccessKey = chipAccessKey
+        scan.handoff = handoff
         let actions = scan.beginCapture()
         return (scan, actions)
     }
@@ -87,6 +101,8 @@ struct ScanPart: Sendable {
         case .awaitingChip: .awaitingChip
         case .readingChip: .readingChip
         case .processing: .processing
+        case .handoff: .handoff
+        case .thirdParty: .thirdParty
         case .confirmation: .confirmation
         case .rejected: .rejected
         case .retry: .retry
@@ -115,8 +131,10 @@ struct ScanPart: Sendable {
 
     // MARK: Capture
 
-    private mutating func beginCapture() -> [Controller.Action] {
-        images = []
+    /// Starts capturing at a side: from the front with no images, or at the back of a
+    /// multipart keeping the front's images.
+    private mutating func beginCapture(side: Int = 0) -> [Controller.Action] {
+        images = side == 0 ? [] : Array(images.prefix(frontImageCount))
         switch mode {
         case .nfc:
             guard let key = chipAccessKey else {
@@ -139,11 +157,16 @@ struct ScanPart: Sendable {
                 .requestFile,
             ]
         case .web:
-            // Digital identity is refused by the controller before a scan part exists.
-            state = .canFinish
-            return []
+            // Nothing to capture: the person continues on their phone with the provider.
+            state = .handoff
+            var actions: [Controller.Action] = [
+                .display(.step(.prepare(part))),
+                .display(.step(.started(part, mode))),
+            ]
+            if let handoff { actions.append(.display(.digitalHandoff(handoff))) }
+            return actions + [.display(.step(.digitalIdentityView(part)))]
         case .manual, .docFinder, .barcode, .faceManual, .faceLiveness:
-            state = .starting(side: 0)
+            state = .starting(side: side)
             return [.display(.step(.prepare(part))), .startCamera(mode)]
         }
     }
@@ -152,7 +175,9 @@ struct ScanPart: Sendable {
     mutating func cameraStarted() -> [Controller.Action] {
         guard case .starting(let side) = state else { return [] }
         state = .scanning(side: side, paused: false)
-        return [.display(.step(.started(part, mode))), .display(.step(.scanView(part, mode)))]
+        let view: [Controller.Action] = [.display(.step(.started(part, mode))), .display(.step(.scanView(part, mode)))]
+        // Resuming at the back (after Z): guide the person to turn the card again.
+        return side == 0 ? view : view + [.display(.step(.nextPart(sides[side])))]
     }
 
     /// A pipeline's guidance for the person; shown only while detection runs.
@@ -178,6 +203,7 @@ struct ScanPart: Sendable {
             return [.display(.update(.nextPosition))]
         }
         if side + 1 < sides.count {
+            frontImageCount = images.count
             state = .scanning(side: side + 1, paused: false)
             return [.display(.step(.nextPart(sides[side + 1])))]
         }
@@ -285,13 +311,25 @@ struct ScanPart: Sendable {
     /// A retryable error of the capture or the upload; the caller ends the journey for the others.
     mutating func failed(_ error: FlowError) -> [Controller.Action] {
         switch state {
-        case .starting, .scanning:
-            let stop: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
+        case .handoff, .thirdParty:
+            // The provider's session is gone; a retry hands over again.
             state = .failed(resume: .rescan)
+            return [.display(.error(error))]
+        case .starting(let side), .scanning(let side, _):
+            let stop: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
+            // Z at the back of a card: the front is fine, only the back is scanned again.
+            state = .failed(resume: error.family == .Z && side > 0 ? .rescanBack : .rescan)
             return stop + [.display(.error(error))]
         case .processing:
-            // A network error leaves the images valid; a Y/Z hint means they show the wrong side.
-            let resume: Resume = error.family == .Y || error.family == .Z ? .rescan : .reupload
+            // A network error leaves the images valid; a Y/Z hint means they show the wrong side:
+            // Y (the barcode has no address) starts again at the front, Z scans the back again.
+            // A digital part has no images to send again: it hands over again.
+            let resume: Resume
+            switch error.family {
+            case .Z where sides.count > 1: resume = .rescanBack
+            case .Y, .Z: resume = .rescan
+            default: resume = mode == .web ? .rescan : .reupload
+            }
             state = .failed(resume: resume)
             return [.display(.error(error))]
         default:
@@ -305,9 +343,45 @@ struct ScanPart: Sendable {
         switch resume {
         case .rescan:
             return beginCapture()
+        case .rescanBack:
+            return beginCapture(side: 1)
         case .reupload:
             state = .processing
             return [.uploadPart(part, images), .display(.step(.processing(part)))]
+        }
+    }
+
+    // MARK: Digital Identity
+
+    /// The person started the provider's verification on their phone, as they said on the
+    /// display (`command`) or as the backend saw the provider's session open.
+    mutating func thirdPartyStarted(command: Bool) -> [Controller.Action] {
+        guard case .handoff = state else {
+            return command ? [.display(.logicalError(.scanPartNotCompleted))] : []
+        }
+        state = .thirdParty
+        return [.display(.step(.thirdPartyVerification(part)))]
+    }
+
+    /// The provider's outcome, other than the person's cancel (the controller handles that).
+    mutating func thirdPartyFinished(_ outcome: Controller.ThirdPartyOutcome) -> [Controller.Action] {
+        switch state {
+        case .handoff, .thirdParty: break
+        default: return []
+        }
+        switch outcome {
+        case .success:
+            // The backend fetches the provider's data and answers with `partProcessed`, as for an upload.
+            state = .processing
+            return [.display(.step(.processing(part)))]
+        case .failed(let reason):
+            state = .retry
+            failedAttempts += 1
+            return [.display(.step(.retry(part, reason)))] + escalation()
+        case .error(let error):
+            return failed(error)
+        case .cancelled:
+            return []
         }
     }
 

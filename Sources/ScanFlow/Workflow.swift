@@ -11,7 +11,7 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
     public enum Flow: Hashable, Sendable {
         /// ID verification, optionally followed by a face (Identity Verification).
         case verification
-        /// Fastfill (seed 002): extraction only, no verification.
+        /// Fastfill (seed 002): extraction only, no verification, so no face credential.
         case fastfill
         /// Authentication SDK (seed 004): a face against an earlier transaction.
         case authentication(AuthenticationReference)
@@ -27,6 +27,8 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
     public var tokenLifetime: Duration
     /// The liveness provider version the workflow was built for; `nil` when it does not care.
     public var livenessProviderVersion: Int?
+    /// Where the person continues each Digital Identity the credentials offer, one per provider.
+    public var digitalHandoffs: [DigitalHandoff]
 
     public init(
         flow: Flow = .verification,
@@ -35,7 +37,8 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
         dataCenter: DataCenter = .EU,
         token: SessionToken,
         tokenLifetime: Duration = .seconds(15 * 60),
-        livenessProviderVersion: Int? = nil
+        livenessProviderVersion: Int? = nil,
+        digitalHandoffs: [DigitalHandoff] = []
     ) {
         self.flow = flow
         self.credentials = credentials
@@ -44,6 +47,7 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
         self.token = token
         self.tokenLifetime = tokenLifetime
         self.livenessProviderVersion = livenessProviderVersion
+        self.digitalHandoffs = digitalHandoffs
     }
 
     public var description: String {

@@ -5,8 +5,8 @@ import Testing
 /// The Custom UI contract: display messages and commands as versioned JSON, checked
 /// against docs/events.schema.json by an independent validator (python3 + jsonschema).
 @Suite struct ContractTests {
-    /// Display messages from real journeys, plus the contract-only cases the kiosk never
-    /// sends (digital identity) and every update a pipeline may pass through.
+    /// Display messages from real journeys (Digital Identity included), plus every update
+    /// a pipeline may pass through.
     static var producedMessages: [DisplayMessage] {
         var messages: [DisplayMessage] = []
         for seed: UInt64 in 1...80 {
@@ -40,7 +40,6 @@ import Testing
         h.send { $0.partProcessed(.retry(Retry.Reason(code: 12, message: "Document too far away"))) }
         messages += h.displayed
         messages += [
-            .step(.digitalIdentityView(.digital)), .step(.thirdPartyVerification(.digital)),
             .inactivityWarning(remaining: .milliseconds(12_500)),
             .finished(JourneyResult(isSuccess: true, verification: true, credentials: [], authentication: .SUCCESS)),
         ]
@@ -52,17 +51,21 @@ import Testing
     static let commands: [DisplayCommand] = [
         .userConsented(itemID: "privacy", decision: true), .startCredential(id: "id-1"),
         .setConfiguration(country: "AUT", document: Document(.identityCard, .paper)), .setAcquireMode(.file),
+        .setDigitalConfiguration(country: "DNK", digitalDocument: Fixtures.mitID), .handoffConfirmed,
         .startScanPart(.multipart), .takeImage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
         .finishScanPart, .finishCredential, .finish, .cancel, .retryAfterError, .userIsPresent,
     ]
 
     /// Messages the schema must refuse, so the validation above it can fail.
     static let invalid: [String] = [
-        #"{"version": 2, "type": "finalizing"}"#,
-        #"{"version": 1, "type": "step", "step": {"name": "selfie", "part": "face"}}"#,
-        #"{"version": 1, "type": "error", "error": {"code": "Q000000", "message": "x", "retryable": true}}"#,
-        #"{"version": 1, "type": "step", "step": {"name": "prepare", "part": "front", "image": "/9j/4AAQ"}}"#,
-        #"{"version": 1, "type": "startScanPart", "part": "spine"}"#,
+        #"{"version": 3, "type": "finalizing"}"#,
+        #"{"version": 2, "type": "digitalHandoff", "handoff": {"provider": "mitid"}}"#,
+        #"{"version": 2, "type": "setDigitalConfiguration", "country": "DNK", "digitalDocument": {"type": "passport"}}"#,
+        #"{"version": 2, "type": "step", "step": {"name": "selfie", "part": "face"}}"#,
+        #"{"version": 2, "type": "error", "error": {"code": "Q000000", "message": "x", "retryable": true}}"#,
+        #"{"version": 2, "type": "step", "step": {"name": "prepare", "part": "front", "image": "/9j/4AAQ"}}"#,
+        #"{"version": 2, "type": "startScanPart", "part": "spine"}"#,
+        #"{"version": 1, "type": "confirm"}"#,
     ]
 
     static func encoded<T: Encodable>(_ values: [T]) throws -> Data {
@@ -81,24 +84,31 @@ import Testing
 
     @Test func theJSONFormIsStable() throws {
         let step = String(decoding: try Self.encoded([DisplayMessage.step(.started(.front, .docFinder))]), as: UTF8.self)
-        #expect(step == #"[{"step":{"mode":"docFinder","name":"started","part":"front"},"type":"step","version":1}]"#)
+        #expect(step == #"[{"step":{"mode":"docFinder","name":"started","part":"front"},"type":"step","version":2}]"#)
         let error = String(decoding: try Self.encoded([DisplayMessage.error(FlowError(.A, detail: "100503"))]), as: UTF8.self)
         #expect(
             error
-                == #"[{"error":{"code":"A100503","message":"We have encountered a network communication problem","retryable":true},"type":"error","version":1}]"#
+                == #"[{"error":{"code":"A100503","message":"We have encountered a network communication problem","retryable":true},"type":"error","version":2}]"#
         )
         let command = String(decoding: try Self.encoded([DisplayCommand.userConsented(itemID: "privacy", decision: false)]), as: UTF8.self)
-        #expect(command == #"[{"decision":false,"itemId":"privacy","type":"userConsented","version":1}]"#)
+        #expect(command == #"[{"decision":false,"itemId":"privacy","type":"userConsented","version":2}]"#)
+        let handoff = String(decoding: try Self.encoded([DisplayMessage.digitalHandoff(Fixtures.handoff)]), as: UTF8.self)
+        #expect(
+            handoff
+                == #"[{"handoff":{"provider":"mitid","url":"https:\/\/verify.example.org\/h\/hand-off-SECRET-9a2"},"type":"digitalHandoff","version":2}]"#
+        )
     }
 
     @Test func anotherVersionIsRefused() {
-        let future = Data(#"{"version": 2, "type": "cancel"}"#.utf8)
+        let future = Data(#"{"version": 3, "type": "cancel"}"#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(DisplayCommand.self, from: future) }
+        let past = Data(#"{"version": 1, "type": "handoffConfirmed"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DisplayCommand.self, from: past) }
     }
 
     @Test func aCommandFromTheDisplayDrivesTheController() throws {
         var h = Stage.confirmation.harness()
-        let command = try JSONDecoder().decode(DisplayCommand.self, from: Data(#"{"version":1,"type":"confirm"}"#.utf8))
+        let command = try JSONDecoder().decode(DisplayCommand.self, from: Data(#"{"version":2,"type":"confirm"}"#.utf8))
         #expect(h.send { $0.handle(command) }.displayed == [.step(.canFinish(.front))])
     }
 
@@ -108,7 +118,7 @@ import Testing
         #expect(
             types == [
                 "initialized", "credentialStarted", "credentialConfigured", "configurationNotSupported",
-                "credentialFinished", "step", "update", "inactivityWarning", "offerFallback", "askStaff", "finalizing",
+                "credentialFinished", "step", "digitalHandoff", "update", "inactivityWarning", "offerFallback", "askStaff", "finalizing",
                 "error", "logicalError", "finished",
             ]
         )

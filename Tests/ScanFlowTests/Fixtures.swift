@@ -23,6 +23,26 @@ enum Fixtures {
     static let faceCredential = Credential.Info(id: "face-1", category: .face)
     static let documentCredential = Credential.Info(id: "doc-1", category: .document, acquireModes: [.camera, .file])
 
+    static let mitID = DigitalDocument(id: "mitid", title: "MitID")
+    /// The hand-off's URL carries a one-time token: secret, like the session token.
+    static let handoff = DigitalHandoff(provider: "mitid", url: "https://verify.example.org/h/hand-off-SECRET-9a2")
+    /// A passport or the Danish MitID.
+    static let digitalCredential = Credential.Info(
+        id: "id-3",
+        category: .id,
+        countries: ["DNK": [Document(.passport)]],
+        digitalDocuments: ["DNK": [mitID]]
+    )
+    /// A workflow whose only combination is a digital document (which cannot be preselected).
+    static let digitalOnlyCredential = Credential.Info(id: "id-4", category: .id, digitalDocuments: ["DNK": [mitID]])
+
+    /// Digital Identity or a passport, then the face.
+    static let digitalAndFace = Workflow(
+        credentials: [digitalCredential, faceCredential],
+        token: token,
+        digitalHandoffs: [handoff]
+    )
+
     /// ID + Identity verification: a passport with its chip, then the face.
     static let passportAndFace = Workflow(
         credentials: [passportCredential, faceCredential],

@@ -30,7 +30,6 @@ import Testing
             workflow.livenessProviderVersion = 3
             return h.send { $0.start(workflow: workflow) }
         },
-        Misuse(.notYetImplemented, at: .configuring) { h in h.send { $0.startScanPart(.digital) } },
         Misuse(.deadController, at: .scanning) { h in
             h.send { $0.cancel() }
             return h.send { $0.startCredential(id: "face-1") }
@@ -78,10 +77,16 @@ import Testing
             workflow.dataCenter = .US
             return h.send { $0.start(workflow: workflow) }
         },
+        Misuse(.faceNotAllowedInFastfill, at: .idle) { h in
+            h.send { $0.start(workflow: Fixtures.workflow(Fixtures.idCardCredential, Fixtures.faceCredential, flow: .fastfill)) }
+        },
     ]
 
+    /// The seeds' errors the kiosk never sends: it implements every part (Digital Identity as a hand-off).
+    static let neverSent: Set<LogicalError> = [.notYetImplemented]
+
     @Test func everyLogicalErrorHasAMisuse() {
-        #expect(Set(Self.misuses.map(\.error)) == Set(LogicalError.allCases))
+        #expect(Set(Self.misuses.map(\.error)) == Set(LogicalError.allCases).subtracting(Self.neverSent))
     }
 
     @Test(arguments: misuses)
@@ -103,6 +108,18 @@ import Testing
         // The controller can still start with a valid workflow.
         #expect(h.send { $0.start(workflow: Fixtures.passportAndFace) }.count == 3)
         #expect(h.send { $0.start(workflow: Fixtures.passportAndFace) } == [.display(.logicalError(.controllerNotCompleted))])
+    }
+
+    @Test func fastfillStartsWithoutAFaceAndStaysUnstartedWithOne() {
+        var h = Harness()
+        let withFace = Fixtures.workflow(Fixtures.faceCredential, Fixtures.idCardCredential, flow: .fastfill)
+        #expect(h.send { $0.start(workflow: withFace) } == [.display(.logicalError(.faceNotAllowedInFastfill))])
+        #expect(h.controller.credentials.isEmpty)
+        #expect(!h.controller.hasEnded)
+        // The same credentials verify; Fastfill without the face extracts.
+        #expect(h.send { $0.start(workflow: Fixtures.workflow(Fixtures.idCardCredential, flow: .fastfill)) }.count == 3)
+        var verification = Harness()
+        #expect(verification.send { $0.start(workflow: Fixtures.workflow(Fixtures.faceCredential, Fixtures.idCardCredential)) }.count == 3)
     }
 
     @Test func matchingLivenessVersionStarts() {

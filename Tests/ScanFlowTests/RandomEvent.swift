@@ -8,6 +8,9 @@ enum RandomEvent {
     case startCredential(String)
     case setConfiguration(String, Document)
     case setAcquireMode(Credential.AcquireMode)
+    case setDigitalConfiguration(String, DigitalDocument)
+    case handoffConfirmed, thirdPartySessionOpened
+    case thirdPartyFinished(Controller.ThirdPartyOutcome)
     case startScanPart(Credential.Part)
     case takeImage, confirm, retake, switchToFallback, pauseScan, retryScan
     case finishScanPart, finishCredential, finish, cancel, retryAfterError, userIsPresent
@@ -34,12 +37,19 @@ enum RandomEvent {
         ),
         Workflow(flow: .fastfill, credentials: [Fixtures.idCardCredential], token: Fixtures.token),
         Workflow(flow: .authentication(.enrollment("enr-77")), credentials: [Fixtures.faceCredential], token: Fixtures.token),
+        Fixtures.digitalAndFace,
+        Fixtures.workflow(BarcodeTests.usCredential, Fixtures.faceCredential),
+    ]
+
+    static let thirdPartyOutcomes: [Controller.ThirdPartyOutcome] = [
+        .success, .success, .failed(Retry.Reason(code: 21, message: "Provider could not verify")), .cancelled,
+        .error(FlowError(.A)), .error(FlowError(.F)),
     ]
 
     static func random(using rng: inout SplitMix64) -> RandomEvent {
         func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &rng)] }
         let families = FlowError.Family.allCases
-        switch Int.random(in: 0..<40, using: &rng) {
+        switch Int.random(in: 0..<44, using: &rng) {
         case 0: return .start(pick(workflows))
         case 1, 2: return .consent(pick(["privacy", "notice", "other"]), Int.random(in: 0..<8, using: &rng) != 0)
         case 3, 4: return .startCredential(pick(["id-1", "id-2", "face-1", "doc-1", "nope"]))
@@ -66,6 +76,11 @@ enum RandomEvent {
         case 32: return .finalizeFailed(FlowError(pick(families)))
         case 33: return .staleTimeout(Timeout(pick(Timeout.Kind.allCases), generation: Int.random(in: 0..<40, using: &rng)))
         case 34: return .advance(.seconds(Int.random(in: 1...120, using: &rng)))
+        case 35: return .setDigitalConfiguration(pick(["DNK", "AUT"]), pick([Fixtures.mitID, DigitalDocument(id: "bankid", title: "BankID")]))
+        case 36: return pick([.handoffConfirmed, .thirdPartySessionOpened])
+        case 37: return .thirdPartyFinished(pick(thirdPartyOutcomes))
+        case 38: return .startScanPart(.digital)
+        case 39: return .startCredential("id-3")
         default: return pick([.confirm, .finishScanPart, .finishCredential, .cameraStarted, .startScanPart(.front), .startScanPart(.face)])
         }
     }
@@ -79,6 +94,11 @@ enum RandomEvent {
         case .startCredential(let id): h.send { $0.startCredential(id: id) }
         case .setConfiguration(let country, let document): h.send { $0.setConfiguration(country: country, document: document) }
         case .setAcquireMode(let mode): h.send { $0.setAcquireMode(mode) }
+        case .setDigitalConfiguration(let country, let document):
+            h.send { $0.setConfiguration(country: country, digitalDocument: document) }
+        case .handoffConfirmed: h.send { $0.handoffConfirmed() }
+        case .thirdPartySessionOpened: h.send { $0.thirdPartySessionOpened() }
+        case .thirdPartyFinished(let outcome): h.send { $0.thirdPartyFinished(outcome) }
         case .startScanPart(let part): h.send { $0.startScanPart(part) }
         case .takeImage: h.send { $0.takeImage() }
         case .confirm: h.send { $0.confirm() }
@@ -125,7 +145,11 @@ extension RandomEvent {
         case .initialized:
             return [.consent("privacy", true)] + (next.map { [.startCredential($0.id)] } ?? [])
         case .credentialStarted(_, false, _), .configurationNotSupported:
-            return [.setConfiguration("AUT", Document(.identityCard)), .setAcquireMode(.camera), .setAcquireMode(.file)]
+            return [
+                .setConfiguration("AUT", Document(.identityCard)), .setAcquireMode(.camera), .setAcquireMode(.file),
+                .setDigitalConfiguration("DNK", Fixtures.mitID), .setConfiguration("DNK", Document(.passport)),
+                .setConfiguration("USA", Document(.drivingLicense)),
+            ]
         case .credentialStarted(_, true, let parts), .credentialConfigured(_, let parts):
             return parts.first.map { [.startScanPart($0)] } ?? [.finishCredential]
         case .credentialFinished:
@@ -147,6 +171,11 @@ extension RandomEvent {
             return [.finishScanPart, .finishCredential]
         case .step(.addonScanPart):
             return [.chipReadStarted]
+        case .digitalHandoff, .step(.digitalIdentityView):
+            return [.handoffConfirmed, .thirdPartySessionOpened, .thirdPartyFinished(.success)]
+        case .step(.thirdPartyVerification):
+            // Mostly the provider verifies, so that walks also get past the part.
+            return [.thirdPartyFinished(.success), .thirdPartyFinished(.success)] + thirdPartyOutcomes.map { .thirdPartyFinished($0) }
         case .finalizing:
             return [.finalized(.SUCCESS), .finalized(nil)]
         case .error, .inactivityWarning:

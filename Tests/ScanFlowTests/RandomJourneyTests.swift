@@ -29,7 +29,9 @@ import Testing
             // Whatever happened, the owner cancels at the end so every journey ends.
             let event = step == eventsPerJourney ? .cancel : nextEvent(step: step, seed: seed, harness: h, using: &rng)
             let wasEnded = h.controller.hasEnded
+            let wasDigital = h.controller.currentScanPart?.part == .digital
             let actions = event.apply(to: &h)
+            let isDigital = h.controller.currentScanPart?.part == .digital
             trace.append("\(event) -> \(actions)")
             func violation(_ rule: String) -> Swift.Result<JourneyResult, Violation> {
                 .failure(Violation(seed: seed, rule: rule, trace: trace))
@@ -50,12 +52,16 @@ import Testing
                 switch action {
                 case .startCamera, .requestFile, .startChipRead, .uploadPart, .captureImage, .uploadChipData:
                     if pendingConsent != [] { return violation("capture before consent: \(action)") }
+                    if wasDigital || isDigital { return violation("a capture for the digital part: \(action)") }
                     if case .startCamera = action {
                         if cameraOn { return violation("camera started twice") }
                         cameraOn = true
                     }
                 case .stopCamera:
                     cameraOn = false
+                case .display(.digitalHandoff), .display(.step(.digitalIdentityView)), .display(.step(.thirdPartyVerification)):
+                    if !isDigital { return violation("a Digital Identity step outside the digital part: \(action)") }
+                    if cameraOn { return violation("the camera runs during a Digital Identity: \(action)") }
                 case .display(.finished(let result)):
                     finishedCount += 1
                     ending = result
@@ -83,6 +89,7 @@ import Testing
 
     @Test func randomJourneysKeepTheInvariants() {
         var successes = 0
+        var digitalSuccesses = 0
         var errorCodes: Set<String> = []
         for seed in 1...Self.journeys {
             switch Self.run(seed: seed) {
@@ -91,12 +98,16 @@ import Testing
                 return
             case .success(let result):
                 if result.isSuccess { successes += 1 }
+                if result.isSuccess, result.credentials.contains(where: { $0.parts[.digital] == .web }) {
+                    digitalSuccesses += 1
+                }
                 if let error = result.error { errorCodes.insert(error.code) }
             }
         }
         // The walk must reach far enough to mean something: whole journeys, and many ways to fail.
         #expect(successes >= 20, "only \(successes) journeys succeeded")
         #expect(errorCodes.count >= 8, "journeys ended with only \(errorCodes.sorted())")
+        #expect(digitalSuccesses >= 3, "only \(digitalSuccesses) journeys succeeded through a Digital Identity")
     }
 
     /// The walk: mostly what a cooperative person would do next, sometimes anything at all.
