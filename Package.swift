@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
         .library(name: "MRTD", targets: ["MRTD"]),
+        .library(name: "Camera", targets: ["Camera"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -30,6 +31,7 @@ let package = Package(
             providers: [.apt(["libpcsclite-dev"])]
         ),
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
@@ -50,6 +52,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "Camera",
+            dependencies: ["CV4L2", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // Flow
         .target(name: "ScanFlow", swiftSettings: strict),
 
@@ -65,6 +73,7 @@ let package = Package(
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
     ]
 )
