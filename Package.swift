@@ -32,6 +32,7 @@ let package = Package(
         ),
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
@@ -54,7 +55,7 @@ let package = Package(
 
         .target(
             name: "Camera",
-            dependencies: ["CV4L2", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 

@@ -66,6 +66,11 @@ enum Sys {
         return String(cString: resolved)
     }
 
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
     static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
