@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
         .library(name: "MRTD", targets: ["MRTD"]),
         .library(name: "Camera", targets: ["Camera"]),
+        .library(name: "Flash", targets: ["Flash"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -33,6 +34,7 @@ let package = Package(
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
@@ -58,6 +60,11 @@ let package = Package(
             dependencies: ["CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .target(
+            name: "Flash",
+            dependencies: ["CGPIOD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // Flow
         .target(name: "ScanFlow", swiftSettings: strict),
@@ -75,6 +82,11 @@ let package = Package(
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "FlashTests",
+            dependencies: ["Flash", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
     ]
 )
