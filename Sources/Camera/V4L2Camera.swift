@@ -327,6 +327,12 @@ public final class V4L2Camera: FrameSource {
         return v
     }
 
+    /// The value of a driver control by id.
+    public func rawValue(controlID: UInt32) throws(CameraError) -> Int32 {
+        try ensureOpen()
+        return try V4L2.getControl(fd, id: controlID).get()
+    }
+
     /// Sets a driver control by id (for driver-specific controls such as vivid's test buttons).
     public func setRaw(controlID: UInt32, to value: Int32) throws(CameraError) {
         try ensureOpen()
