@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",
-            dependencies: ["Flash", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Flash", "Camera", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),

@@ -5,6 +5,9 @@
 # package and its unpacked tree, the initramfs, the VM's console log and results.
 # Every wait is bounded: the VM is killed after RIG_TIMEOUT seconds and reported.
 set -euo pipefail
+# The whole script is one compound command, so bash reads it completely before
+# running it, and editing this file during a run cannot change that run.
+{
 
 mode=${1:-test}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +29,11 @@ busybox=${RIG_BUSYBOX:-/bin/busybox}
 
 # 1. The kernel: Debian's linux-image-6.1.0-N-amd64, as linux-image-amd64 depends on it.
 kpkg=${RIG_KERNEL_PACKAGE:-}
+# The kernel whose headers are installed, so out-of-tree modules match it.
+if [ -z "$kpkg" ]; then
+    h=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -1 || true)
+    [ -n "$h" ] && kpkg=linux-image-${h#/usr/src/linux-headers-}
+fi
 if [ -z "$kpkg" ]; then
     kpkg=$(ls "$cache"/debs/linux-image-6.1.0-*-amd64_*.deb 2>/dev/null | head -1 | xargs -r basename | cut -d_ -f1 || true)
 fi
@@ -67,6 +75,31 @@ add_module() {
 }
 for m in virtio_pci 9pnet_virtio 9p vivid; do add_module "$m"; done
 
+# gpio-sim is not in Debian's kernel: build it out of tree (needs linux-headers-$kver).
+# Without the headers the rig runs without it and the Flash rig tests skip.
+if [ "${RIG_GPIO_SIM:-1}" = 1 ]; then
+    if [ ! -f "$cache/extra/$kver/gpio-sim.ko" ] || [ "$here/gpio-sim/build.sh" -nt "$cache/extra/$kver/gpio-sim.ko" ]; then
+        say "building gpio-sim for $kver"
+        bash "$here/gpio-sim/build.sh" "$kver" "$cache/extra/$kver" "$cache" || say "gpio-sim not built: Flash rig tests will skip"
+    fi
+    if [ -f "$cache/extra/$kver/gpio-sim.ko" ]; then
+        modfile[gpio_sim]="$cache/extra/$kver/gpio-sim.ko"
+        add_module gpio_sim
+    fi
+fi
+
+# v4l2loopback: Debian ships it as DKMS source only; build it the same way.
+if [ "${RIG_V4L2LOOPBACK:-1}" = 1 ]; then
+    if [ ! -f "$cache/extra/$kver/v4l2loopback.ko" ] || [ "$here/v4l2loopback/build.sh" -nt "$cache/extra/$kver/v4l2loopback.ko" ]; then
+        say "building v4l2loopback for $kver"
+        bash "$here/v4l2loopback/build.sh" "$kver" "$cache/extra/$kver" "$cache" || say "v4l2loopback not built: loopback rig tests will skip"
+    fi
+    if [ -f "$cache/extra/$kver/v4l2loopback.ko" ]; then
+        modfile[v4l2loopback]="$cache/extra/$kver/v4l2loopback.ko"
+        add_module v4l2loopback
+    fi
+fi
+
 # 3. The test bundle and every shared library it loads (Swift Testing has no static
 #    library in the toolchain, so the bundle goes in with its libraries).
 build_flags=${SWIFT_BUILD_FLAGS:-}
@@ -87,6 +120,8 @@ for m in "${order[@]}"; do
     opts=""
     # vivid: one device, a video capture node only (webcam input first).
     [ "$m" = vivid ] && opts="n_devs=1 node_types=0x1"
+    # v4l2loopback: /dev/video10, capture and output on the same node.
+    [ "$m" = v4l2loopback ] && opts="devices=1 video_nr=10 card_label=idkiosk-loopback exclusive_caps=0"
     echo "$m $opts" >> "$stage/rig/modules.list"
 done
 cp "$bundle" "$stage/rig/bin/test-bundle"
@@ -134,3 +169,4 @@ else
 fi
 say "VM ran ${elapsed}s; tests exited $rc"
 exit "$rc"
+}
