@@ -76,6 +76,8 @@ static inline unsigned int cv4l2_cap_readwrite(void) { return V4L2_CAP_READWRITE
 static inline unsigned int cv4l2_cap_device_caps(void) { return V4L2_CAP_DEVICE_CAPS; }
 static inline unsigned int cv4l2_cap_meta_capture(void) { return V4L2_CAP_META_CAPTURE; }
 static inline unsigned int cv4l2_buf_type_video_capture(void) { return V4L2_BUF_TYPE_VIDEO_CAPTURE; }
+static inline unsigned int cv4l2_buf_type_video_output(void) { return V4L2_BUF_TYPE_VIDEO_OUTPUT; }
+static inline unsigned int cv4l2_cap_video_output(void) { return V4L2_CAP_VIDEO_OUTPUT; }
 static inline unsigned int cv4l2_memory_mmap(void) { return V4L2_MEMORY_MMAP; }
 static inline unsigned int cv4l2_field_any(void) { return V4L2_FIELD_ANY; }
 static inline unsigned int cv4l2_field_none(void) { return V4L2_FIELD_NONE; }

@@ -117,6 +117,18 @@ enum Sys {
         return .success(Int(st.st_size))
     }
 
+    /// Writes all of `bytes` to `fd` (a V4L2 output node takes one frame per write).
+    static func write(_ fd: Int32, _ bytes: [UInt8]) -> SysResult<Void> {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n >= 0 { offset += n; continue }
+            if errno == EINTR { continue }
+            return .failure(CameraError(call: "write", errno: errno))
+        }
+        return .success(())
+    }
+
     static func writeFile(_ path: String, _ bytes: [UInt8], append: Bool) -> SysResult<Void> {
         let flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC)
         let fd = Glibc.open(path, flags | O_CLOEXEC, 0o644)
@@ -176,9 +188,9 @@ enum V4L2 {
             call(fd, cv4l2_vidioc_enum_frameintervals(), "VIDIOC_ENUM_FRAMEINTERVALS", &interval).map { interval })
     }
 
-    static func getFormat(_ fd: Int32) -> SysResult<v4l2_format> {
+    static func getFormat(_ fd: Int32, type: UInt32 = cv4l2_buf_type_video_capture()) -> SysResult<v4l2_format> {
         var format = v4l2_format()
-        format.type = cv4l2_buf_type_video_capture()
+        format.type = type
         return call(fd, cv4l2_vidioc_g_fmt(), "VIDIOC_G_FMT", &format).map { format }
     }
 

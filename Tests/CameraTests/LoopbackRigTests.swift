@@ -1,0 +1,57 @@
+import Camera
+import Glibc
+import Logging
+import Testing
+
+/// The v4l2loopback device the rig VM loads (built out of tree), if it is there.
+enum Loopback {
+    static let path = "/dev/video10"
+    static let name = "card:idkiosk-loopback"
+    static var isActive: Bool { Rig.isActive && access(path, F_OK) == 0 }
+}
+
+/// Exact frames through v4l2loopback, in the rig VM (`make rig-test`).
+@Suite("v4l2loopback in the rig VM", .enabled(if: Loopback.isActive, "needs v4l2loopback in the rig VM (built out of tree): run `make rig-test`"), .serialized)
+struct LoopbackRigTests {
+    let logger = Logger(label: "LoopbackRigTests")
+
+    static func pattern(_ k: Int, width: Int, height: Int) -> Frame {
+        Frame(format: .yuyv, width: width, height: height, bytes: (0..<(width * height * 2)).map { UInt8(truncatingIfNeeded: $0 * 7 + k * 31) })
+    }
+
+    @Test func capturesExactlyThePixelsWritten() throws {
+        let mode = CaptureMode(format: .yuyv, width: 64, height: 48, interval: FrameInterval(fps: 30))
+        let output = try V4L2Output(path: Loopback.path)
+        let actual = try output.configure(mode)
+        #expect(actual.format == .yuyv && actual.width == 64 && actual.height == 48)
+        let frames = (0..<6).map { Self.pattern($0, width: 64, height: 48) }
+        try output.write(frames[0])
+
+        let camera = try V4L2Camera(name: Loopback.name, logger: logger)
+        #expect(camera.path == Loopback.path)
+        try camera.startStreaming()
+        defer { camera.stop() }
+        #expect(camera.mode?.format == .yuyv && camera.mode?.width == 64)
+        var delivered: [Frame] = []
+        for k in 1..<frames.count {
+            try output.write(frames[k])
+            delivered.append(try camera.readFrame(timeout: .seconds(5)))
+        }
+        // Every frame delivered is one that was written, byte for byte, in order. The
+        // loopback may hand out the previous frame when a read races the next write.
+        let indices = delivered.map { d in frames.firstIndex { $0.bytes == Array(d.bytes.prefix($0.bytes.count)) } }
+        #expect(indices.allSatisfy { $0 != nil }, "delivered frames match written frames \(indices)")
+        let known = indices.compactMap { $0 }
+        #expect(known == known.sorted(), "in order: \(known)")
+        #expect(Set(known).count >= 3, "distinct frames: \(known)")
+        #expect((known.last ?? 0) >= frames.count - 2, "the last read is at most one frame behind: \(known)")
+
+        // And the conversion of an exact frame is exact: YUYV luma is every other byte.
+        let last = try #require(delivered.last), written = frames[try #require(known.last)]
+        var luma = LumaImage()
+        try PixelConversion.luma(of: last, into: &luma)
+        let expected = stride(from: 0, to: written.bytes.count, by: 2).map { written.bytes[$0] }
+        let firstDifference = zip(luma.pixels, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(luma.pixels.count == expected.count && firstDifference == nil, "luma differs at \(String(describing: firstDifference))")
+    }
+}
