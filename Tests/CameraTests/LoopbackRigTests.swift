@@ -54,4 +54,35 @@ struct LoopbackRigTests {
         let firstDifference = zip(luma.pixels, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(luma.pixels.count == expected.count && firstDifference == nil, "luma differs at \(String(describing: firstDifference))")
     }
+
+    /// A camera that stops delivering (the writer went quiet) is reported within the
+    /// wait's limit, and the stream goes on when frames come again.
+    @Test func aStalledCameraTimesOutWithinASecond() throws {
+        let mode = CaptureMode(format: .yuyv, width: 64, height: 48, interval: FrameInterval(fps: 30))
+        let output = try V4L2Output(path: Loopback.path)
+        try output.configure(mode)
+        try output.write(Self.pattern(0, width: 64, height: 48))
+        let camera = try V4L2Camera(name: Loopback.name, logger: logger)
+        try camera.startStreaming()
+        defer { camera.stop() }
+        try output.write(Self.pattern(1, width: 64, height: 48))
+        _ = try camera.readFrame(timeout: .seconds(5))
+        // Drain whatever is still queued, then nothing more is written.
+        while (try? camera.readFrame(timeout: .milliseconds(200))) != nil {}
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try camera.readFrame(timeout: .seconds(1))
+            Issue.record("a frame arrived with no writer")
+        } catch {
+            #expect(error.kind == .timeout)
+            #expect(error.hint.contains("replug"))
+        }
+        let waited = clock.now - start
+        #expect(waited >= .milliseconds(990) && waited < .seconds(2), "waited \(waited)")
+        #expect(camera.statistics.timeouts >= 2)
+        try output.write(Self.pattern(2, width: 64, height: 48))
+        let again = try camera.readFrame(timeout: .seconds(5))
+        #expect(again.bytes.prefix(64 * 48 * 2) == Self.pattern(2, width: 64, height: 48).bytes[...])
+    }
 }
