@@ -32,7 +32,8 @@ public final class V4L2Output {
         Sys.close(fd)
     }
 
-    /// Sets the format frames will be written in (raw formats only).
+    /// Sets the format frames will be written in; for MJPEG each write is one JPEG image
+    /// of at most two bytes per pixel.
     @discardableResult
     public func configure(_ wanted: CaptureMode) throws(CameraError) -> CaptureMode {
         var format = try V4L2.getFormat(fd, type: cv4l2_buf_type_video_output()).get()
@@ -41,8 +42,9 @@ public final class V4L2Output {
         format.fmt.pix.pixelformat = wanted.format.rawValue
         format.fmt.pix.field = cv4l2_field_none()
         format.fmt.pix.bytesperline = UInt32(PixelFormat.packedBytesPerLine(wanted.format, width: wanted.width))
-        format.fmt.pix.sizeimage =
-            UInt32(PixelFormat.minimumFrameBytes(wanted.format, bytesPerLine: Int(format.fmt.pix.bytesperline), height: wanted.height) ?? 0)
+        format.fmt.pix.sizeimage = UInt32(
+            PixelFormat.minimumFrameBytes(wanted.format, bytesPerLine: Int(format.fmt.pix.bytesperline), height: wanted.height)
+                ?? wanted.width * wanted.height * 2)
         let got = try V4L2.setFormat(fd, format).get()
         let actual = CaptureMode(
             format: PixelFormat(rawValue: got.fmt.pix.pixelformat), width: Int(got.fmt.pix.width), height: Int(got.fmt.pix.height),

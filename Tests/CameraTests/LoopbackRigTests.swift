@@ -85,4 +85,36 @@ struct LoopbackRigTests {
         let again = try camera.readFrame(timeout: .seconds(5))
         #expect(again.bytes.prefix(64 * 48 * 2) == Self.pattern(2, width: 64, height: 48).bytes[...])
     }
+
+    /// MJPEG in: each buffer holds exactly one JPEG image, which decodes to what was encoded.
+    @Test func capturesMJPEGFramesAndDecodesThem() throws {
+        let mode = CaptureMode(format: .mjpeg, width: 64, height: 48, interval: FrameInterval(fps: 30))
+        let output = try V4L2Output(path: Loopback.path)
+        let actual = try output.configure(mode)
+        #expect(actual.format == .mjpeg)
+        let codec = JPEGCodec()
+        let jpegs = try (0..<4).map { k in
+            try codec.encode(LumaImage(width: 64, height: 48, pixels: [UInt8](repeating: UInt8(40 + 50 * k), count: 64 * 48)), quality: 90)
+        }
+        try output.write(Frame(format: .mjpeg, width: 64, height: 48, bytes: jpegs[0]))
+        let camera = try V4L2Camera(name: Loopback.name, logger: logger)
+        try camera.startStreaming()
+        defer { camera.stop() }
+        #expect(camera.mode?.format == .mjpeg)
+        var delivered: [Frame] = []
+        for k in 1..<jpegs.count {
+            try output.write(Frame(format: .mjpeg, width: 64, height: 48, bytes: jpegs[k]))
+            delivered.append(try camera.readFrame(timeout: .seconds(5)))
+        }
+        // Each buffer starts with one whole JPEG image; the loopback may report the
+        // buffer's full size (padding after the end marker, as some UVC cameras send).
+        let matches = delivered.map { d in jpegs.firstIndex { d.bytes.starts(with: $0) } }
+        #expect(matches.allSatisfy { $0 != nil }, "buffers start with written images: \(matches), sizes \(delivered.map(\.bytes.count)) vs \(jpegs.map(\.count))")
+        var luma = LumaImage()
+        let last = try #require(delivered.last)
+        try PixelConversion.luma(of: last, into: &luma, codec: codec)
+        let k = try #require(matches.last ?? nil)
+        #expect(luma.width == 64 && luma.height == 48)
+        #expect(luma.pixels.allSatisfy { abs(Int($0) - (40 + 50 * k)) <= 1 })
+    }
 }
