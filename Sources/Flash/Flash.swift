@@ -38,7 +38,12 @@ public actor Flash<C: Clock> where C.Duration == Duration {
         logger[metadataKey: "flash"] = "\(line.location)"
         self.logger = logger
         (updates, continuation) = AsyncStream.makeStream(of: Scan.FlashState.self, bufferingPolicy: .bufferingNewest(64))
-        try? line.set(false)
+        do {
+            try line.set(false)
+        } catch {
+            // on() will report the same fault; say it now too, for the start-up log.
+            self.logger.error("flash line refused off at start", metadata: ["error": "\(error)", "hint": "\(error.hint)"])
+        }
     }
 
     /// Switches the LED on; the watchdog switches it off after `maximumOn`.
