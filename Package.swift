@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
         .library(name: "MRTD", targets: ["MRTD"]),
+        .library(name: "Camera", targets: ["Camera"]),
+        .library(name: "Flash", targets: ["Flash"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +35,9 @@ let package = Package(
             providers: [.apt(["libpcsclite-dev"])]
         ),
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
@@ -55,6 +60,17 @@ let package = Package(
         .target(
             name: "VirtualCard",
             dependencies: ["APDU", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        .target(
+            name: "Camera",
+            dependencies: ["CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Flash",
+            dependencies: ["CGPIOD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -106,6 +122,12 @@ let package = Package(
         .testTarget(name: "StationTests", dependencies: ["Station", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "idkioskTests", dependencies: ["KioskTestKit", "VirtualCard"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "FlashTests",
+            dependencies: ["Flash", "Camera", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,127 @@
+public import Logging
+
+/// The library side of `idkiosk diag camera`, `capture --out` and `capture --record`.
+/// The command line formats the reports; nothing here prints.
+public enum CameraDiagnostics {
+    /// Examines every video node.
+    /// - Parameters:
+    ///   - streamCheckFrames: frames to read from each capture device in its preview
+    ///     mode; 0 skips the stream check.
+    ///   - timeout: the limit for each frame of the stream check.
+    public static func report(
+        deviceDirectory: String = "/dev", streamCheckFrames: Int = 0, timeout: Duration = .seconds(2), logger: Logger
+    ) -> CameraDiagnosticReport {
+        let devices = CameraDiscovery.list(deviceDirectory: deviceDirectory).map { info in
+            guard info.isCapture else { return CameraDiagnosticReport.Device(info: info) }
+            do throws(CameraError) {
+                let camera = try V4L2Camera(name: info.path, logger: logger)
+                return examine(camera, info: info, streamCheckFrames: streamCheckFrames, timeout: timeout)
+            } catch {
+                return CameraDiagnosticReport.Device(info: info, error: .init(error))
+            }
+        }
+        return CameraDiagnosticReport(devices: devices)
+    }
+
+    static func examine(_ camera: V4L2Camera, info: CaptureDeviceInfo, streamCheckFrames: Int, timeout: Duration) -> CameraDiagnosticReport.Device {
+        var device = CameraDiagnosticReport.Device(info: info)
+        do throws(CameraError) {
+            device.modes = try camera.modes()
+            let controls = try camera.controls()
+            let stationByID = Dictionary(ControlMapping.resolveAll(controls).map { ($0.value.id, $0.key) }, uniquingKeysWith: { a, _ in a })
+            device.controls = controls.map { c in
+                .init(station: stationByID[c.id], info: c, current: c.type == .other ? nil : (try? camera.rawValue(controlID: c.id)).map(Int64.init))
+            }
+            for purpose in CapturePurpose.allCases {
+                if let mode = negotiateMode(device.modes, for: purpose) { device.negotiated[purpose.rawValue] = mode }
+            }
+            if streamCheckFrames > 0, let mode = device.negotiated[CapturePurpose.preview.rawValue] {
+                device.streamCheck = streamCheck(camera, mode: mode, frames: streamCheckFrames, timeout: timeout)
+            }
+        } catch {
+            device.error = .init(error)
+        }
+        return device
+    }
+
+    /// Reads `frames` frames in `mode` and measures them.
+    public static func streamCheck(_ camera: V4L2Camera, mode: CaptureMode, frames: Int, timeout: Duration) -> CameraDiagnosticReport.StreamCheck {
+        var delivered: [Frame] = []
+        var failure: CameraError?
+        let codec = JPEGCodec()
+        var luma = LumaImage()
+        do throws(CameraError) {
+            try camera.configure(mode)
+            try camera.startStreaming()
+            for _ in 0..<frames { delivered.append(try camera.readFrame(timeout: timeout)) }
+        } catch {
+            failure = error
+        }
+        camera.stop()
+        var fps: Double?
+        if let first = delivered.first, let last = delivered.last, delivered.count > 1, last.timestamp > first.timestamp {
+            let span = last.timestamp - first.timestamp
+            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            fps = Double(last.sequence - first.sequence) / seconds
+        }
+        var meanLuma: Double?
+        if let last = delivered.last, (try? PixelConversion.luma(of: last, into: &luma, codec: codec)) != nil, !luma.pixels.isEmpty {
+            meanLuma = Double(luma.pixels.reduce(0) { $0 + Int($1) }) / Double(luma.pixels.count)
+        }
+        return .init(
+            mode: camera.mode ?? mode, framesRequested: frames, framesDelivered: delivered.count,
+            framesDropped: camera.statistics.framesDropped, timeouts: camera.statistics.timeouts,
+            measuredFramesPerSecond: fps, meanLuma: meanLuma, error: failure.map { .init($0) })
+    }
+
+    /// Takes one still for `purpose` as JPEG: negotiates, streams, drops `warmupFrames`
+    /// frames while exposure settles, encodes the next.
+    /// - Returns: the JPEG bytes and what was done.
+    public static func captureStill(
+        _ camera: V4L2Camera, purpose: CapturePurpose = .document, quality: Int = 90, warmupFrames: Int = 5,
+        timeout: Duration = .seconds(2)
+    ) throws(CameraError) -> (jpeg: [UInt8], report: CaptureReport) {
+        let mode = try camera.configure(for: purpose)
+        try camera.startStreaming()
+        defer { camera.stop() }
+        for _ in 0..<warmupFrames { _ = try camera.readFrame(timeout: timeout) }
+        let frame = try camera.readFrame(timeout: timeout)
+        let jpeg: [UInt8]
+        if frame.format.isCompressed {
+            jpeg = frame.bytes
+        } else {
+            var rgb = RGBImage()
+            try PixelConversion.rgb(of: frame, into: &rgb)
+            jpeg = try JPEGCodec().encode(rgb, quality: quality)
+        }
+        let stamp = frame.timestamp.components
+        return (jpeg, CaptureReport(
+            camera: camera.name, mode: mode, sequence: frame.sequence,
+            timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
+            warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
+    }
+
+    /// Records `frames` raw frames to a Y4M file that `FileCamera` replays.
+    /// - Parameter mode: a raw mode (YUYV, NV12, I420 or GREY); the camera's preview
+    ///   mode among those when nil.
+    public static func record(
+        _ camera: V4L2Camera, to path: String, frames: Int, mode: CaptureMode? = nil, timeout: Duration = .seconds(2)
+    ) throws(CameraError) -> RecordingReport {
+        let chosen: CaptureMode
+        if let mode {
+            chosen = mode
+        } else {
+            let raw = try camera.modes().filter { Y4MHeader.colorSpace(for: $0.format) != nil }
+            guard let best = negotiateMode(raw, for: .preview) else {
+                throw CameraError(kind: .noSuitableMode, message: "\(camera.info.card) offers no raw mode to record as Y4M")
+            }
+            chosen = best
+        }
+        let actual = try camera.configure(chosen)
+        let writer = try Y4MWriter(path: path, mode: actual)
+        try camera.startStreaming()
+        defer { camera.stop() }
+        for _ in 0..<frames { try writer.append(try camera.readFrame(timeout: timeout)) }
+        return RecordingReport(camera: camera.name, path: path, mode: actual, framesWritten: writer.framesWritten, statistics: camera.statistics)
+    }
+}

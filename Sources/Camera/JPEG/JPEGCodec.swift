@@ -1,0 +1,106 @@
+import CTurboJPEG
+
+/// MJPEG decoding and JPEG encoding with libjpeg-turbo's TurboJPEG API.
+///
+/// A codec keeps its TurboJPEG handles for its lifetime, so decoding a stream of
+/// frames allocates nothing but the output image once. Not `Sendable`: use one codec
+/// per task.
+public final class JPEGCodec {
+    private var decompressor: tjhandle?
+    private var compressor: tjhandle?
+    /// Use the fast integer DCT when decoding (the camera path); the accurate one otherwise.
+    public var fastDecode: Bool
+
+    public init(fastDecode: Bool = true) {
+        self.fastDecode = fastDecode
+    }
+
+    deinit {
+        if let decompressor { TurboJPEG.destroy(decompressor) }
+        if let compressor { TurboJPEG.destroy(compressor) }
+    }
+
+    /// The pixel size a JPEG image declares.
+    public func size(of jpeg: [UInt8]) throws(CameraError) -> (width: Int, height: Int) {
+        let h = try decoder()
+        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+        return (header.width, header.height)
+    }
+
+    /// Decodes a JPEG image to 8-bit luma in `image` (reusing its storage).
+    public func decodeLuma(_ jpeg: [UInt8], into image: inout LumaImage) throws(CameraError) {
+        let h = try decoder()
+        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+        image.resize(width: header.width, height: header.height)
+        let flags = fastDecode ? cturbojpeg_flags_fast() : cturbojpeg_flags_accurate()
+        try jpeg.withUnsafeBytes { src in
+            image.pixels.withUnsafeMutableBytes { dst in
+                TurboJPEG.decompress(h, src, into: dst, width: header.width, pitch: header.width, height: header.height, pixelFormat: TJPF_GRAY, flags: flags)
+            }
+        }.get()
+    }
+
+    /// Decodes a JPEG image to RGB in `image` (reusing its storage).
+    public func decodeRGB(_ jpeg: [UInt8], into image: inout RGBImage) throws(CameraError) {
+        let h = try decoder()
+        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+        image.resize(width: header.width, height: header.height)
+        let flags = fastDecode ? cturbojpeg_flags_fast() : cturbojpeg_flags_accurate()
+        try jpeg.withUnsafeBytes { src in
+            image.pixels.withUnsafeMutableBytes { dst in
+                TurboJPEG.decompress(h, src, into: dst, width: header.width, pitch: header.width * 3, height: header.height, pixelFormat: TJPF_RGB, flags: flags)
+            }
+        }.get()
+    }
+
+    /// Encodes RGB as a 4:2:0 JPEG (for upload and preview).
+    /// - Parameter quality: 1...100.
+    public func encode(_ image: RGBImage, quality: Int = 90) throws(CameraError) -> [UInt8] {
+        let h = try encoder()
+        return try image.pixels.withUnsafeBytes { src in
+            TurboJPEG.compress(h, src, width: image.width, pitch: image.width * 3, height: image.height, pixelFormat: TJPF_RGB, subsampling: TJSAMP_420, quality: Int32(clamping: max(1, min(100, quality))), flags: 0)
+        }.get()
+    }
+
+    /// Encodes luma as a greyscale JPEG.
+    public func encode(_ image: LumaImage, quality: Int = 90) throws(CameraError) -> [UInt8] {
+        let h = try encoder()
+        return try image.pixels.withUnsafeBytes { src in
+            TurboJPEG.compress(h, src, width: image.width, pitch: image.width, height: image.height, pixelFormat: TJPF_GRAY, subsampling: TJSAMP_GRAY, quality: Int32(clamping: max(1, min(100, quality))), flags: 0)
+        }.get()
+    }
+
+    private func decoder() throws(CameraError) -> tjhandle {
+        if let decompressor { return decompressor }
+        let h = try TurboJPEG.initDecompress().get()
+        decompressor = h
+        return h
+    }
+
+    private func encoder() throws(CameraError) -> tjhandle {
+        if let compressor { return compressor }
+        let h = try TurboJPEG.initCompress().get()
+        compressor = h
+        return h
+    }
+}
+
+extension PixelConversion {
+    /// Luma of any frame this module reads: raw formats converted, MJPEG decoded by `codec`.
+    public static func luma(of frame: Frame, into image: inout LumaImage, codec: JPEGCodec) throws(CameraError) {
+        if frame.format.isCompressed {
+            try codec.decodeLuma(frame.bytes, into: &image)
+        } else {
+            try luma(of: frame, into: &image)
+        }
+    }
+
+    /// RGB of any frame this module reads: raw formats converted, MJPEG decoded by `codec`.
+    public static func rgb(of frame: Frame, into image: inout RGBImage, codec: JPEGCodec) throws(CameraError) {
+        if frame.format.isCompressed {
+            try codec.decodeRGB(frame.bytes, into: &image)
+        } else {
+            try rgb(of: frame, into: &image)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Camera
+import Foundation
+import KioskTestKit
+import Testing
+
+@Suite("JPEG (TurboJPEG)")
+struct JPEGTests {
+    /// A smooth 64x48 test card: JPEG keeps gradients nearly exactly.
+    static func card(width: Int = 64, height: Int = 48) -> RGBImage {
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                pixels += [UInt8(x * 255 / (width - 1)), UInt8(y * 255 / (height - 1)), UInt8((x + y) * 255 / (width + height - 2))]
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    static func meanAbsoluteDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        precondition(a.count == b.count)
+        return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+    }
+
+    @Test func rgbRoundTrip() throws {
+        let codec = JPEGCodec(fastDecode: false)
+        let card = Self.card()
+        let jpeg = try codec.encode(card, quality: 95)
+        #expect(jpeg.starts(with: [0xFF, 0xD8]))
+        #expect(jpeg.suffix(2) == [0xFF, 0xD9])
+        #expect(try codec.size(of: jpeg) == (64, 48))
+        var decoded = RGBImage()
+        try codec.decodeRGB(jpeg, into: &decoded)
+        #expect(decoded.width == 64 && decoded.height == 48)
+        #expect(Self.meanAbsoluteDifference(decoded.pixels, card.pixels) < 3)
+    }
+
+    @Test func lumaRoundTripAndDecodingToLuma() throws {
+        let codec = JPEGCodec()
+        let luma = LumaImage(width: 32, height: 16, pixels: (0..<(32 * 16)).map { UInt8(($0 % 32) * 8) })
+        let jpeg = try codec.encode(luma, quality: 95)
+        var back = LumaImage()
+        try codec.decodeLuma(jpeg, into: &back)
+        #expect(Self.meanAbsoluteDifference(back.pixels, luma.pixels) < 3)
+
+        // A colour JPEG decoded to luma agrees with the luma of its RGB decode.
+        let colour = try codec.encode(Self.card(), quality: 95)
+        var fromJPEG = LumaImage(), rgb = RGBImage(), viaRGB = LumaImage()
+        try PixelConversion.luma(of: Frame(format: .mjpeg, width: 64, height: 48, bytes: colour), into: &fromJPEG, codec: codec)
+        try codec.decodeRGB(colour, into: &rgb)
+        try PixelConversion.luma(of: Frame(format: .rgb24, width: 64, height: 48, bytes: rgb.pixels), into: &viaRGB)
+        // JPEG luma is full range, BT.601 limited range is 16...235: compare after scaling.
+        let scaled = fromJPEG.pixels.map { UInt8(16 + (Int($0) * 219 + 127) / 255) }
+        #expect(Self.meanAbsoluteDifference(scaled, viaRGB.pixels) < 2)
+    }
+
+    @Test func corruptDataIsACodecError() {
+        let codec = JPEGCodec()
+        var image = RGBImage()
+        do {
+            try codec.decodeRGB([0xFF, 0xD8, 0x00, 0x01, 0x02], into: &image)
+            Issue.record("decoded garbage")
+        } catch {
+            #expect(error.kind == .codec)
+            #expect(error.call == "tjDecompressHeader3")
+        }
+    }
+
+    @Test func truncatedImagesAreDecodedOrRejectedButNeverCrash() throws {
+        let codec = JPEGCodec()
+        let jpeg = try codec.encode(Self.card(), quality: 80)
+        var image = RGBImage()
+        // Cut inside the entropy-coded data: libjpeg-turbo warns and fills the rest grey.
+        #expect(jpeg.count > 800)
+        try codec.decodeRGB(Array(jpeg.prefix(jpeg.count - 200)), into: &image)
+        #expect(image.width == 64)
+        // Cut inside the headers: no image.
+        #expect(throws: CameraError.self) { try codec.decodeRGB(Array(jpeg.prefix(40)), into: &image) }
+    }
+
+    @Test func mjpegStreamsSplitIntoImages() throws {
+        let codec = JPEGCodec()
+        let a = try codec.encode(Self.card(), quality: 80)
+        let b = try codec.encode(Self.card(width: 16, height: 8), quality: 80)
+        // An APP1 segment whose payload contains FF D9 must not end the image.
+        var withApp = Array(b.prefix(2)) + [0xFF, 0xE1, 0x00, 0x06, 0xFF, 0xD9, 0xFF, 0xD8]
+        withApp += b.dropFirst(2)
+        let images = MJPEG.split([0x00] + a + withApp + [0x00, 0x00])
+        #expect(images.count == 2)
+        #expect(images.first == a)
+        #expect(images.last == withApp)
+        #expect(try codec.size(of: images[1]) == (16, 8))
+    }
+
+    @Test func fileCameraReplaysMJPEGFilesAndFolders() async throws {
+        let codec = JPEGCodec()
+        let frames = try (0..<3).map { n in
+            try codec.encode(LumaImage(width: 8, height: 8, pixels: [UInt8](repeating: UInt8(40 * n), count: 64)), quality: 90)
+        }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let mjpeg = base.appendingPathComponent("clip.mjpeg")
+        try Data(frames.joined()).write(to: mjpeg)
+        let folder = base.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (n, f) in frames.enumerated() { try Data(f).write(to: folder.appendingPathComponent("frame\(n).jpg")) }
+
+        for path in [mjpeg.path, folder.path] {
+            let clock = TestClock()
+            let camera = try FileCamera(path: path, interval: FrameInterval(fps: 5), clock: clock)
+            #expect(camera.mode == CaptureMode(format: .mjpeg, width: 8, height: 8, interval: FrameInterval(fps: 5)))
+            #expect(camera.framesInFile == 3)
+            try await camera.start()
+            let first = try await camera.nextFrame(timeout: .seconds(1))
+            #expect(first.bytes == frames[0])
+            let second = try await camera.nextFrame(timeout: .seconds(1), advancing: clock, by: .milliseconds(200))
+            #expect(second.bytes == frames[1])
+            var luma = LumaImage()
+            try PixelConversion.luma(of: second, into: &luma, codec: codec)
+            #expect(luma.pixels.allSatisfy { abs(Int($0) - 40) <= 1 })
+        }
+    }
+}

@@ -1,0 +1,23 @@
+# The simulated hardware rig: Debian's kernel 6.1 under QEMU (TCG) with vivid, running
+# the Camera and Flash rig tests inside the VM. Included by the main Makefile.
+#
+#   make rig-test    build what is missing (cached in .cache/rig), boot, run, report
+#   make rig-shell   boot the same VM with a shell on the console (interactive)
+#   make rig-clean   forget the cache (kernel, initramfs, results)
+#
+# Needs Debian packages: qemu-system-x86 busybox-static cpio (and apt-get download
+# access for linux-image-6.1.0-*-amd64).
+
+RIG_DIR ?= hardware/rig
+RIG_CACHE ?= .cache/rig
+
+.PHONY: rig-test rig-shell rig-clean
+
+rig-test:
+	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh test
+
+rig-shell:
+	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh shell
+
+rig-clean:
+	rm -rf $(RIG_CACHE)

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Builds and boots the rig VM; see rig.mk. Usage: rig.sh test|shell
+#
+# Everything downloaded or built goes to $RIG_CACHE (git-ignored): the Debian kernel
+# package and its unpacked tree, the initramfs, the VM's console log and results.
+# Every wait is bounded: the VM is killed after RIG_TIMEOUT seconds and reported.
+set -euo pipefail
+# The whole script is one compound command, so bash reads it completely before
+# running it, and editing this file during a run cannot change that run.
+{
+
+mode=${1:-test}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cache=${RIG_CACHE:-.cache/rig}
+case "$cache" in /*) ;; *) cache="$root/$cache" ;; esac
+timeout_s=${RIG_TIMEOUT:-600}
+filter=${RIG_FILTER:-RigTests}
+mkdir -p "$cache"
+
+say() { echo "rig: $*" >&2; }
+die() { say "$*"; exit 2; }
+
+for tool in qemu-system-x86_64 cpio gzip; do
+    command -v "$tool" >/dev/null || die "$tool missing: apt-get install qemu-system-x86 cpio"
+done
+busybox=${RIG_BUSYBOX:-/bin/busybox}
+[ -x "$busybox" ] || die "busybox missing: apt-get install busybox-static"
+
+# 1. The kernel: Debian's linux-image-6.1.0-N-amd64, as linux-image-amd64 depends on it.
+kpkg=${RIG_KERNEL_PACKAGE:-}
+# The kernel whose headers are installed, so out-of-tree modules match it.
+if [ -z "$kpkg" ]; then
+    h=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -1 || true)
+    [ -n "$h" ] && kpkg=linux-image-${h#/usr/src/linux-headers-}
+fi
+if [ -z "$kpkg" ]; then
+    kpkg=$(ls "$cache"/debs/linux-image-6.1.0-*-amd64_*.deb 2>/dev/null | head -1 | xargs -r basename | cut -d_ -f1 || true)
+fi
+if [ -z "$kpkg" ]; then
+    kpkg=$(timeout 60 apt-cache depends linux-image-amd64 2>/dev/null | grep -o 'linux-image-6\.1\.0-[0-9]*-amd64' | head -1 || true)
+    [ -n "$kpkg" ] || kpkg=$(timeout 60 apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | cut -d' ' -f1 | sort -V | tail -1)
+fi
+[ -n "$kpkg" ] || die "no linux-image-6.1.0-*-amd64 package found (apt-get update?)"
+kver=${kpkg#linux-image-}
+if ! ls "$cache"/debs/"$kpkg"_*.deb >/dev/null 2>&1; then
+    say "downloading $kpkg"
+    mkdir -p "$cache/debs"
+    (cd "$cache/debs" && timeout 600 apt-get download "$kpkg") || die "apt-get download $kpkg failed"
+fi
+if [ ! -f "$cache/kernel/boot/vmlinuz-$kver" ]; then
+    say "unpacking $kpkg"
+    rm -rf "$cache/kernel"
+    dpkg -x "$cache"/debs/"$kpkg"_*.deb "$cache/kernel"
+fi
+moddir="$cache/kernel/lib/modules/$kver/kernel"
+
+# 2. Modules and their dependencies, in load order (from each module's .modinfo).
+declare -A modfile
+while IFS= read -r f; do
+    n=$(basename "$f" .ko); modfile[${n//-/_}]=$f
+done < <(find "$moddir" -name '*.ko')
+declare -A seen
+order=()
+add_module() {
+    local name=${1//-/_}
+    [ -n "${seen[$name]:-}" ] && return 0
+    seen[$name]=1
+    local f=${modfile[$name]:-}
+    [ -n "$f" ] || die "module $1 not in $kpkg"
+    local deps
+    deps=$(tr '\0' '\n' < "$f" | sed -n 's/^depends=//p' | head -1 | tr ',' ' ')
+    for d in $deps; do add_module "$d"; done
+    order+=("$name")
+}
+for m in virtio_pci 9pnet_virtio 9p vivid; do add_module "$m"; done
+
+# gpio-sim is not in Debian's kernel: build it out of tree (needs linux-headers-$kver).
+# Without the headers the rig runs without it and the Flash rig tests skip.
+if [ "${RIG_GPIO_SIM:-1}" = 1 ]; then
+    if [ ! -f "$cache/extra/$kver/gpio-sim.ko" ] || [ "$here/gpio-sim/build.sh" -nt "$cache/extra/$kver/gpio-sim.ko" ]; then
+        say "building gpio-sim for $kver"
+        bash "$here/gpio-sim/build.sh" "$kver" "$cache/extra/$kver" "$cache" || say "gpio-sim not built: Flash rig tests will skip"
+    fi
+    if [ -f "$cache/extra/$kver/gpio-sim.ko" ]; then
+        modfile[gpio_sim]="$cache/extra/$kver/gpio-sim.ko"
+        add_module gpio_sim
+    fi
+fi
+
+# v4l2loopback: Debian ships it as DKMS source only; build it the same way.
+if [ "${RIG_V4L2LOOPBACK:-1}" = 1 ]; then
+    if [ ! -f "$cache/extra/$kver/v4l2loopback.ko" ] || [ "$here/v4l2loopback/build.sh" -nt "$cache/extra/$kver/v4l2loopback.ko" ]; then
+        say "building v4l2loopback for $kver"
+        bash "$here/v4l2loopback/build.sh" "$kver" "$cache/extra/$kver" "$cache" || say "v4l2loopback not built: loopback rig tests will skip"
+    fi
+    if [ -f "$cache/extra/$kver/v4l2loopback.ko" ]; then
+        modfile[v4l2loopback]="$cache/extra/$kver/v4l2loopback.ko"
+        add_module v4l2loopback
+    fi
+fi
+
+# 3. The test bundle and every shared library it loads (Swift Testing has no static
+#    library in the toolchain, so the bundle goes in with its libraries).
+build_flags=${SWIFT_BUILD_FLAGS:-}
+say "building the test bundle"
+(cd "$root" && swift build --build-tests $build_flags >"$cache/build.log" 2>&1) || { tail -30 "$cache/build.log"; die "swift build failed"; }
+bin=$(cd "$root" && swift build --show-bin-path $build_flags)
+bundle=$(ls -d "$bin"/*PackageTests.xctest | head -1)
+[ -x "$bundle" ] || die "no test bundle in $bin"
+
+stage="$cache/initramfs"
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,results,rig/bin,lib/modules/rig}
+cp "$busybox" "$stage/bin/busybox"
+cp "$here/init" "$stage/init"
+: > "$stage/rig/modules.list"
+for m in "${order[@]}"; do
+    cp "${modfile[$m]}" "$stage/lib/modules/rig/$m.ko"
+    opts=""
+    # vivid: one device, a video capture node only (webcam input first).
+    [ "$m" = vivid ] && opts="n_devs=1 node_types=0x1"
+    # v4l2loopback: /dev/video10, capture and output on the same node.
+    [ "$m" = v4l2loopback ] && opts="devices=1 video_nr=10 card_label=idkiosk-loopback exclusive_caps=0"
+    echo "$m $opts" >> "$stage/rig/modules.list"
+done
+cp "$bundle" "$stage/rig/bin/test-bundle"
+ldd "$bundle" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u | while read -r lib; do
+    mkdir -p "$stage$(dirname "$lib")"
+    cp -L "$lib" "$stage$lib"
+done
+mkdir -p "$stage/lib64"
+[ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+echo "$mode" > "$stage/rig/mode"
+echo "$filter" > "$stage/rig/filter"
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs.cpio.gz"
+say "initramfs $(du -h "$cache/initramfs.cpio.gz" | cut -f1), modules: ${order[*]}"
+
+# 4. Boot. TCG only: /dev/kvm here cannot run a normal kernel.
+results="$cache/results"
+rm -rf "$results"; mkdir -p "$results"
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 1536 -no-reboot -nographic
+    -kernel "$cache/kernel/boot/vmlinuz-$kver" -initrd "$cache/initramfs.cpio.gz"
+    -append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init"
+    -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results")
+if [ "$mode" = shell ]; then
+    exec "${qemu[@]}"
+fi
+say "booting $kver under QEMU TCG (limit ${timeout_s}s)"
+start=$(date +%s)
+set +e
+timeout -k 10 "$timeout_s" "${qemu[@]}" </dev/null >"$cache/console.log" 2>&1
+qrc=$?
+set -e
+elapsed=$(( $(date +%s) - start ))
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+    tail -40 "$cache/console.log"
+    say "VM hung: killed after ${timeout_s}s (console: $cache/console.log)"
+    exit 124
+fi
+if [ -f "$results/rc" ]; then
+    cat "$results/test.log"
+    rc=$(cat "$results/rc")
+else
+    # No 9p results: fall back to what the VM printed.
+    sed -n '/^rig: video nodes/,/^RIG-EXIT/p' "$cache/console.log"
+    rc=$(sed -n 's/^RIG-EXIT: \([0-9]*\).*/\1/p' "$cache/console.log" | tail -1)
+    [ -n "$rc" ] || { tail -40 "$cache/console.log"; say "the VM ended without running the tests (qemu exit $qrc)"; exit 2; }
+fi
+say "VM ran ${elapsed}s; tests exited $rc"
+exit "$rc"
+}
