@@ -16,6 +16,8 @@ build:
 unit:
 	swift build --build-tests && swift test --skip-build --skip IntegrationTests
 
+include hardware/rig/rig.mk
+
 pcscd-start:
 	scripts/pcscd-vpcd.sh start
 

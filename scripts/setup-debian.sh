@@ -5,12 +5,17 @@ set -euo pipefail
 
 packages=(
     # build
-    pkg-config libpcsclite-dev libssl-dev
+    pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libgpiod-dev
     # the real PC/SC stack the tests and the demo use
     pcscd vsmartcard-vpcd
     # docs/events.schema.json is checked with python's jsonschema
     python3 python3-jsonschema
 )
+# The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
+# gpio-sim and v4l2loopback built against the matching headers.
+if [ "${IDKIOSK_NO_RIG:-0}" != 1 ]; then
+    packages+=(qemu-system-x86 busybox-static cpio linux-headers-amd64)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

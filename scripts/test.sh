@@ -28,6 +28,13 @@ status=0
 IDKIOSK_PCSCD=1 swift test --skip-build --no-parallel 2>&1 | grep -v "prohibited flag(s): -pthread" || true
 status=${PIPESTATUS[0]}
 stage_end "tests"
+scripts/pcscd-vpcd.sh stop >/dev/null || true
+
+stage "rig tests (Camera and Flash on vivid, v4l2loopback and gpio-sim, in a QEMU VM)"
+rig_status=0
+make --no-print-directory rig-test || rig_status=$?
+stage_end "rig tests"
+[ "$status" -ne 0 ] || status=$rig_status
 
 echo "==> make test total $(( $(date +%s) - total_start )) s"
 exit "$status"
