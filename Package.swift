@@ -50,6 +50,12 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(
+            name: "VirtualPassport",
+            dependencies: ["APDU", "MRTD", "VirtualCard"],
+            swiftSettings: strict
+        ),
+
         // Flow
         .target(name: "ScanFlow", swiftSettings: strict),
 
@@ -65,6 +71,6 @@ let package = Package(
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
-        .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
+        .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit"], swiftSettings: strict),
     ]
 )

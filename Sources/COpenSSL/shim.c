@@ -6,15 +6,22 @@
 #include <openssl/params.h>
 #include <string.h>
 
+static const EVP_MD *COpenSSL_select_digest(int algorithm) {
+    switch (algorithm) {
+    case COPENSSL_DIGEST_SHA1: return EVP_sha1();
+    case COPENSSL_DIGEST_SHA256: return EVP_sha256();
+    case COPENSSL_DIGEST_SHA224: return EVP_sha224();
+    case COPENSSL_DIGEST_SHA384: return EVP_sha384();
+    case COPENSSL_DIGEST_SHA512: return EVP_sha512();
+    default: return NULL;
+    }
+}
+
 int COpenSSL_digest(int algorithm, const uint8_t *data, size_t data_len,
                     uint8_t *out, unsigned int *out_len) {
-    const EVP_MD *md;
-    switch (algorithm) {
-    case COPENSSL_DIGEST_SHA1: md = EVP_sha1(); break;
-    case COPENSSL_DIGEST_SHA256: md = EVP_sha256(); break;
-    default: return -1;
-    }
-    _Static_assert(COPENSSL_DIGEST_MAX_SIZE >= 32, "digest buffer too small for SHA-256");
+    const EVP_MD *md = COpenSSL_select_digest(algorithm);
+    if (md == NULL) return -1;
+    _Static_assert(COPENSSL_DIGEST_MAX_SIZE >= 64, "digest buffer too small for SHA-512");
     return EVP_Digest(data, data_len, out, out_len, md, NULL);
 }
 

@@ -17,6 +17,12 @@ enum {
     COPENSSL_DIGEST_SHA1 = 1,
     /// SHA-256 (EVP_sha256), 32-byte output.
     COPENSSL_DIGEST_SHA256 = 2,
+    /// SHA-224 (EVP_sha224), 28-byte output.
+    COPENSSL_DIGEST_SHA224 = 3,
+    /// SHA-384 (EVP_sha384), 48-byte output.
+    COPENSSL_DIGEST_SHA384 = 4,
+    /// SHA-512 (EVP_sha512), 64-byte output.
+    COPENSSL_DIGEST_SHA512 = 5,
 };
 
 /// Cipher algorithms for COpenSSL_cipher. All run without padding: callers pad.

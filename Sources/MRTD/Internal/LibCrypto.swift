@@ -10,6 +10,12 @@ enum LibCrypto {
         static let sha1 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA1))
         /// SHA-256 (`COPENSSL_DIGEST_SHA256`).
         static let sha256 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA256))
+        /// SHA-224 (`COPENSSL_DIGEST_SHA224`).
+        static let sha224 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA224))
+        /// SHA-384 (`COPENSSL_DIGEST_SHA384`).
+        static let sha384 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA384))
+        /// SHA-512 (`COPENSSL_DIGEST_SHA512`).
+        static let sha512 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA512))
     }
 
     /// A block cipher and mode the shim knows; all run without padding.

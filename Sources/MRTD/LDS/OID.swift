@@ -117,3 +117,36 @@ public enum HashAlgorithm: String, Hashable, Sendable {
         }
     }
 }
+
+extension HashAlgorithm {
+    /// The libcrypto digest for this algorithm.
+    var digest: LibCrypto.Digest {
+        switch self {
+        case .sha1: return .sha1
+        case .sha224: return .sha224
+        case .sha256: return .sha256
+        case .sha384: return .sha384
+        case .sha512: return .sha512
+        }
+    }
+
+    /// The OID of this algorithm.
+    public var oid: OID {
+        switch self {
+        case .sha1: return .sha1
+        case .sha224: return .sha224
+        case .sha256: return .sha256
+        case .sha384: return .sha384
+        case .sha512: return .sha512
+        }
+    }
+
+    /// Hashes `data`.
+    /// - Throws: ``MRTDError`` `.cryptoFailure` when libcrypto fails.
+    public func hash(_ data: [UInt8]) throws(MRTDError) -> [UInt8] {
+        switch LibCrypto.digest(digest, data) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw .crypto(error)
+        }
+    }
+}

@@ -1,0 +1,141 @@
+public import APDU
+public import MRTD
+import Synchronization
+public import VirtualCard
+
+/// An ICAO 9303 eMRTD chip as a card application: the eMRTD application with its LDS
+/// files behind Basic Access Control and secure messaging, and EF.CardAccess in the
+/// master file when given.
+///
+/// Before BAC, reading a data group answers `6982`. After it, every command must be
+/// protected; a plain command ends the session, as Doc 9303 Part 11 §9.8.4 requires.
+public final class VirtualPassport: CardApplication {
+    /// The eMRTD application identifier (Doc 9303 Part 10 §3.6.1).
+    public static let applicationIdentifier: [UInt8] = [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]
+
+    private struct State {
+        var fileSystem: FileSystem
+        var chipNonce: [UInt8]?
+        var session: SecureMessaging?
+        var protectedCommands = 0
+        var quirks: PassportQuirks
+        var sessions = 0
+    }
+
+    private let key: MRZKey
+    private let state: Mutex<State>
+    public let atr: [UInt8]
+
+    /// - Parameters:
+    ///   - key: the MRZ key the chip accepts.
+    ///   - files: the LDS files of the eMRTD application (EF.COM, data groups, EF.SOD).
+    ///   - cardAccess: EF.CardAccess contents, when the chip should offer it.
+    ///   - quirks: the behaviour to show.
+    public init(key: MRZKey, files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, quirks: PassportQuirks = PassportQuirks()) {
+        self.key = key
+        let elementaryFiles = files.keys.sorted().map { file in
+            FileSystem.ElementaryFile(fid: file.fid, sfi: file.sfi, contents: files[file] ?? [], protected: true)
+        }
+        let master = cardAccess.map { [FileSystem.ElementaryFile(fid: LDSFile.cardAccess.fid, sfi: LDSFile.cardAccess.sfi, contents: $0)] } ?? []
+        let fileSystem = FileSystem(masterFiles: master, applications: [.init(aid: Self.applicationIdentifier, files: elementaryFiles)])
+        state = Mutex(State(fileSystem: fileSystem, quirks: quirks))
+        atr = quirks.extendedLength ? FileSystemCard.defaultATR : Self.shortLengthATR
+    }
+
+    /// A PC/SC part 3 contactless ATR without card capabilities (no extended length).
+    public static let shortLengthATR: [UInt8] = {
+        let body: [UInt8] = [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+        return [0x3B] + body + [body.reduce(0, ^)]
+    }()
+
+    /// The quirks from the next command on.
+    public var quirks: PassportQuirks {
+        get { state.withLock { $0.quirks } }
+        set { state.withLock { $0.quirks = newValue } }
+    }
+
+    /// How many BAC sessions were established since creation (a reader that re-authenticates counts up).
+    public var sessionsEstablished: Int { state.withLock { $0.sessions } }
+
+    public func reset() {
+        state.withLock { state in
+            state.fileSystem.reset()
+            state.chipNonce = nil
+            state.session = nil
+        }
+    }
+
+    public func process(_ command: CommandAPDU) -> ResponseAPDU {
+        state.withLock { state in
+            if command.cla & 0x0C == 0x0C { return Self.processProtected(command, state: &state) }
+            // Any plain command ends a secure messaging session.
+            if state.session != nil {
+                state.session = nil
+                state.fileSystem.securityStatusSatisfied = false
+            }
+            switch command.ins {
+            case 0x84:
+                guard command.le == 8 else { return ResponseAPDU(status: .wrongLength) }
+                let nonce = (0..<8).map { _ in UInt8.random(in: 0...255) }
+                state.chipNonce = nonce
+                return ResponseAPDU(data: nonce, status: .success)
+            case 0x82:
+                return externalAuthenticate(command, state: &state)
+            default:
+                if command.ins == 0xB0 || command.ins == 0xB1, let exact = state.quirks.exactLengthAbove, let le = command.le, le > exact {
+                    return ResponseAPDU(status: StatusWord(sw1: 0x6C, sw2: UInt8(exact & 0xFF)))
+                }
+                return state.fileSystem.process(command)
+            }
+        }
+    }
+
+    private func externalAuthenticate(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
+        defer { state.chipNonce = nil }
+        guard let nonce = state.chipNonce else { return ResponseAPDU(status: .conditionsNotSatisfied) }
+        let chipKey = (0..<16).map { _ in UInt8.random(in: 0...255) }
+        guard let answer = BAC.chipAnswer(key: key, data: command.data, chipNonce: nonce, chipKey: chipKey) else {
+            return ResponseAPDU(status: StatusWord(rawValue: 0x6300))
+        }
+        state.session = answer.messaging
+        state.protectedCommands = 0
+        state.sessions += 1
+        state.fileSystem.securityStatusSatisfied = true
+        return ResponseAPDU(data: answer.response, status: .success)
+    }
+
+    private static func processProtected(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
+        guard var session = state.session else { return ResponseAPDU(status: .securityStatusNotSatisfied) }
+        let plain: CommandAPDU
+        do {
+            plain = try session.unprotectCommand(command)
+        } catch {
+            state.session = nil
+            state.fileSystem.securityStatusSatisfied = false
+            return ResponseAPDU(status: error.status)
+        }
+        state.protectedCommands += 1
+        let isRead = plain.ins == 0xB0 || plain.ins == 0xB1
+        var response: ResponseAPDU
+        if isRead, let limit = state.quirks.wrongLengthAbove, let le = plain.le, le > limit {
+            if state.quirks.wrongLengthIsPlain {
+                state.session = nil
+                state.fileSystem.securityStatusSatisfied = false
+                return ResponseAPDU(status: .wrongLength)
+            }
+            response = ResponseAPDU(status: .wrongLength)
+        } else {
+            var request = plain
+            if isRead, let cap = state.quirks.maxReadLength, let le = request.le, le > cap {
+                // The chip's buffer limits the answer; it does not say so.
+                request.le = cap + (plain.ins == 0xB1 ? 4 : 0)
+            }
+            response = state.fileSystem.process(request)
+            if request.le != plain.le, response.status == .endOfFileReached { response.status = .success }
+        }
+        let corrupt = state.quirks.corruptMACOnCommand == state.protectedCommands
+        let protected = session.protectResponse(response, oddINS: plain.ins & 1 == 1, corruptMAC: corrupt)
+        state.session = session
+        return protected
+    }
+}
