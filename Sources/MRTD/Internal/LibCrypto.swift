@@ -85,7 +85,7 @@ enum LibCrypto {
 
     /// Takes the pending error off OpenSSL's queue (`COpenSSL_pop_error`) and names it
     /// after `function`; a status of -1 means the shim refused the arguments itself.
-    private static func failure(_ function: String, status: CInt) -> OpenSSLError {
+    static func failure(_ function: String, status: CInt) -> OpenSSLError {
         var buffer = [CChar](repeating: 0, count: Int(COPENSSL_ERROR_STRING_SIZE))
         let code = buffer.withUnsafeMutableBufferPointer { COpenSSL_pop_error($0.baseAddress, $0.count) }
         if status == -1 {
