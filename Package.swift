@@ -71,6 +71,14 @@ let package = Package(
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(
+            name: "VirtualPassportTests",
+            dependencies: [
+                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit"], swiftSettings: strict),
     ]
 )

@@ -27,18 +27,19 @@ public struct PassportDataSet: Sendable {
         var state = seed
         var remaining = max(0, size - out.count - 2)
         while remaining > 0 {
-            // A comment segment carries at most 65533 bytes; it needs 4 bytes of marker and length.
-            let body = min(65533, max(0, remaining - 4))
+            guard remaining >= 5 else {
+                // Too short for a segment: fill bytes (0xFF), which T.81 §B.1.1.2 allows before a marker.
+                out += [UInt8](repeating: 0xFF, count: remaining)
+                break
+            }
+            // A comment segment carries at most 65533 bytes after its marker and length.
+            let body = min(65533, remaining - 4)
             out += [0xFF, 0xFE, UInt8((body + 2) >> 8), UInt8((body + 2) & 0xFF)]
             for _ in 0..<body {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 out.append(UInt8(truncatingIfNeeded: state >> 33))
             }
             remaining -= body + 4
-            if remaining < 5 {
-                out += [UInt8](repeating: 0x00, count: max(0, remaining))  // fill bytes after a segment are tolerated by decoders
-                remaining = 0
-            }
         }
         return out + [0xFF, 0xD9]
     }

@@ -42,9 +42,10 @@ public final class VirtualPassport: CardApplication {
         atr = quirks.extendedLength ? FileSystemCard.defaultATR : Self.shortLengthATR
     }
 
-    /// A PC/SC part 3 contactless ATR without card capabilities (no extended length).
+    /// A PC/SC part 3 contactless ATR whose card capabilities announce command chaining
+    /// but not extended length.
     public static let shortLengthATR: [UInt8] = {
-        let body: [UInt8] = [0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+        let body: [UInt8] = [0x8A, 0x80, 0x01, 0x80, 0x31, 0xF8, 0x73, 0xF7, 0x41, 0x80, 0x82, 0x90, 0x00]
         return [0x3B] + body + [body.reduce(0, ^)]
     }()
 
