@@ -371,3 +371,52 @@ done:
     EVP_PKEY_free(key);
     return ok;
 }
+
+static EVP_PKEY *COpenSSL_any_key(int key_kind, const uint8_t *key, size_t key_len) {
+    if (key == NULL) return NULL;
+    if (key_kind == COPENSSL_KEY_PRIVATE) return COpenSSL_private_key(key, key_len);
+    if (key_kind == COPENSSL_KEY_SPKI) {
+        const unsigned char *p = key;
+        return d2i_PUBKEY(NULL, &p, (long)key_len);
+    }
+    X509 *cert = COpenSSL_certificate(key, key_len);
+    EVP_PKEY *pkey = cert ? X509_get_pubkey(cert) : NULL;
+    X509_free(cert);
+    return pkey;
+}
+
+int COpenSSL_key_info(int key_kind, const uint8_t *key, size_t key_len, int *is_rsa, int *bits) {
+    EVP_PKEY *pkey = COpenSSL_any_key(key_kind, key, key_len);
+    if (pkey == NULL) return -1;
+    *is_rsa = EVP_PKEY_get_base_id(pkey) == EVP_PKEY_RSA;
+    *bits = EVP_PKEY_get_bits(pkey);
+    EVP_PKEY_free(pkey);
+    return 1;
+}
+
+int COpenSSL_rsa_raw(int key_kind, const uint8_t *key, size_t key_len,
+                     const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len) {
+    if (key_kind == COPENSSL_KEY_CERTIFICATE) return -1;
+    EVP_PKEY *pkey = COpenSSL_any_key(key_kind, key, key_len);
+    if (pkey == NULL) return -1;
+    int ok = -1;
+    EVP_PKEY_CTX *ctx = NULL;
+    size_t len = out_cap;
+    if (EVP_PKEY_get_base_id(pkey) != EVP_PKEY_RSA || (size_t)EVP_PKEY_get_size(pkey) != in_len || out_cap < in_len) goto done;
+    ok = 0;
+    ctx = EVP_PKEY_CTX_new(pkey, NULL);
+    if (ctx == NULL) goto done;
+    if (key_kind == COPENSSL_KEY_PRIVATE) {
+        if (EVP_PKEY_decrypt_init(ctx) != 1 || EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) != 1) goto done;
+        if (EVP_PKEY_decrypt(ctx, out, &len, in, in_len) != 1) goto done;
+    } else {
+        if (EVP_PKEY_encrypt_init(ctx) != 1 || EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) != 1) goto done;
+        if (EVP_PKEY_encrypt(ctx, out, &len, in, in_len) != 1) goto done;
+    }
+    *out_len = len;
+    ok = 1;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(pkey);
+    return ok;
+}

@@ -23,6 +23,7 @@ public final class VirtualPassport: CardApplication {
     }
 
     private let key: MRZKey
+    private let activeAuthenticationKey: [UInt8]?
     private let state: Mutex<State>
     public let atr: [UInt8]
 
@@ -31,8 +32,13 @@ public final class VirtualPassport: CardApplication {
     ///   - files: the LDS files of the eMRTD application (EF.COM, data groups, EF.SOD).
     ///   - cardAccess: EF.CardAccess contents, when the chip should offer it.
     ///   - quirks: the behaviour to show.
-    public init(key: MRZKey, files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, quirks: PassportQuirks = PassportQuirks()) {
+    ///   - activeAuthenticationKey: the PKCS #8 private key matching DG15, for INTERNAL AUTHENTICATE.
+    public init(
+        key: MRZKey, files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, quirks: PassportQuirks = PassportQuirks(),
+        activeAuthenticationKey: [UInt8]? = nil
+    ) {
         self.key = key
+        self.activeAuthenticationKey = activeAuthenticationKey
         let elementaryFiles = files.keys.sorted().map { file in
             FileSystem.ElementaryFile(fid: file.fid, sfi: file.sfi, contents: files[file] ?? [], protected: true)
         }
@@ -68,7 +74,7 @@ public final class VirtualPassport: CardApplication {
 
     public func process(_ command: CommandAPDU) -> ResponseAPDU {
         state.withLock { state in
-            if command.cla & 0x0C == 0x0C { return Self.processProtected(command, state: &state) }
+            if command.cla & 0x0C == 0x0C { return processProtected(command, state: &state) }
             // Any plain command ends a secure messaging session.
             if state.session != nil {
                 state.session = nil
@@ -91,6 +97,16 @@ public final class VirtualPassport: CardApplication {
         }
     }
 
+    /// Active Authentication: sign the terminal's 8-byte challenge with the DG15 key.
+    private func internalAuthenticate(_ command: CommandAPDU) -> ResponseAPDU {
+        guard let activeAuthenticationKey else { return ResponseAPDU(status: .instructionNotSupported) }
+        guard command.data.count == 8 else { return ResponseAPDU(status: .wrongLength) }
+        guard let signature = ActiveAuthentication.chipSignature(privateKey: activeAuthenticationKey, challenge: command.data) else {
+            return ResponseAPDU(status: .noPreciseDiagnosis)
+        }
+        return ResponseAPDU(data: signature, status: .success)
+    }
+
     private func externalAuthenticate(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
         defer { state.chipNonce = nil }
         guard let nonce = state.chipNonce else { return ResponseAPDU(status: .conditionsNotSatisfied) }
@@ -105,7 +121,7 @@ public final class VirtualPassport: CardApplication {
         return ResponseAPDU(data: answer.response, status: .success)
     }
 
-    private static func processProtected(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
+    private func processProtected(_ command: CommandAPDU, state: inout State) -> ResponseAPDU {
         guard var session = state.session else { return ResponseAPDU(status: .securityStatusNotSatisfied) }
         let plain: CommandAPDU
         do {
@@ -119,12 +135,14 @@ public final class VirtualPassport: CardApplication {
         let isRead = plain.ins == 0xB0 || plain.ins == 0xB1
         var response: ResponseAPDU
         if isRead, let limit = state.quirks.wrongLengthAbove, let le = plain.le, le > limit {
-            if state.quirks.wrongLengthIsPlain {
+            if state.quirks.wrongLengthIsPlain {  // the session ends with the plain answer
                 state.session = nil
                 state.fileSystem.securityStatusSatisfied = false
                 return ResponseAPDU(status: .wrongLength)
             }
             response = ResponseAPDU(status: .wrongLength)
+        } else if plain.ins == 0x88 {
+            response = internalAuthenticate(plain)
         } else {
             var request = plain
             if isRead, let cap = state.quirks.maxReadLength, let le = request.le, le > cap {

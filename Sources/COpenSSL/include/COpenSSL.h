@@ -82,6 +82,8 @@ enum {
     COPENSSL_KEY_CERTIFICATE = 0,
     /// `key` is a DER SubjectPublicKeyInfo (d2i_PUBKEY).
     COPENSSL_KEY_SPKI = 1,
+    /// `key` is a PKCS #8 DER private key (d2i_AutoPrivateKey); COpenSSL_key_info and COpenSSL_rsa_raw only.
+    COPENSSL_KEY_PRIVATE = 2,
 };
 
 /// Verifies `sig` over `data` (EVP_DigestVerifyInit, EVP_DigestVerify) with the public key
@@ -146,6 +148,17 @@ int COpenSSL_cms_sign(const uint8_t *content, size_t content_len, const char *ec
 /// is DER Ecdsa-Sig-Value. Returns 1, 0 on failure, -1 for bad arguments or a small buffer.
 int COpenSSL_sign(const uint8_t *key, size_t key_len, int digest, int scheme,
                   const uint8_t *data, size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Describes a key: `is_rsa` 1 for RSA, 0 for EC; `bits` the modulus or field size
+/// (EVP_PKEY_get_base_id, EVP_PKEY_get_bits). Returns 1, or -1 when the key does not decode.
+int COpenSSL_key_info(int key_kind, const uint8_t *key, size_t key_len, int *is_rsa, int *bits);
+
+/// The raw RSA operation without padding (ISO/IEC 9796-2 needs it): with a public key
+/// (SPKI) m^e mod n (EVP_PKEY_encrypt, RSA_NO_PADDING), with a private key (PKCS #8)
+/// c^d mod n (EVP_PKEY_decrypt, RSA_NO_PADDING). `in_len` must be the modulus size.
+/// Returns 1, 0 on failure (error queue set), -1 for bad arguments or a small buffer.
+int COpenSSL_rsa_raw(int key_kind, const uint8_t *key, size_t key_len,
+                     const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
 
 /// Pops the oldest error from OpenSSL's thread-local queue (ERR_get_error) and writes its
 /// text (ERR_error_string_n) to `buf`. Returns the error code, 0 when the queue is empty.

@@ -103,7 +103,7 @@ extension LibCrypto {
     }
 
     /// Runs a shim call that fills an output buffer, growing nothing: `capacity` must be enough.
-    private static func output(
+    static func output(
         _ function: String, capacity: Int, _ body: (UnsafeMutablePointer<UInt8>?, Int, inout Int) -> CInt
     ) -> Result<[UInt8], OpenSSLError> {
         var out = [UInt8](repeating: 0, count: capacity)
@@ -170,6 +170,43 @@ extension LibCrypto {
             privateKey.withUnsafeBufferPointer { key in
                 data.withUnsafeBufferPointer { data in
                     COpenSSL_sign(key.baseAddress, key.count, digest.rawValue, scheme.rawValue, data.baseAddress, data.count, out, capacity, &length)
+                }
+            }
+        }
+    }
+}
+
+extension LibCrypto {
+    /// A key for ``keyInfo(_:)`` and ``rsaRaw(_:input:)``.
+    enum AnyKey {
+        case subjectPublicKeyInfo([UInt8])
+        case privateKey([UInt8])
+
+        var kind: CInt { if case .privateKey = self { CInt(COPENSSL_KEY_PRIVATE) } else { CInt(COPENSSL_KEY_SPKI) } }
+        var bytes: [UInt8] {
+            switch self {
+            case .subjectPublicKeyInfo(let bytes), .privateKey(let bytes): return bytes
+            }
+        }
+    }
+
+    /// Whether a key is RSA, and its modulus or field size in bits (`COpenSSL_key_info`).
+    static func keyInfo(_ key: AnyKey) -> Result<(isRSA: Bool, bits: Int), OpenSSLError> {
+        var isRSA: CInt = 0
+        var bits: CInt = 0
+        let bytes = key.bytes
+        let status = bytes.withUnsafeBufferPointer { COpenSSL_key_info(key.kind, $0.baseAddress, $0.count, &isRSA, &bits) }
+        guard status == 1 else { return .failure(failure("COpenSSL_key_info", status: status)) }
+        return .success((isRSA != 0, Int(bits)))
+    }
+
+    /// The raw RSA operation: public (m^e) with an SPKI, private (c^d) with a private key (`COpenSSL_rsa_raw`).
+    static func rsaRaw(_ key: AnyKey, input: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+        let bytes = key.bytes
+        return output("COpenSSL_rsa_raw", capacity: max(input.count, 1)) { out, capacity, length in
+            bytes.withUnsafeBufferPointer { keyBuffer in
+                input.withUnsafeBufferPointer { inBuffer in
+                    COpenSSL_rsa_raw(key.kind, keyBuffer.baseAddress, keyBuffer.count, inBuffer.baseAddress, inBuffer.count, out, capacity, &length)
                 }
             }
         }

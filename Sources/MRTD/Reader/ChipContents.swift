@@ -19,17 +19,22 @@ public struct ChipContents: Sendable {
     public var accessControl: AccessControl
     /// Whether EF.CardAccess offered PACE; this reader fell back to BAC.
     public var paceOffered: Bool
+    /// Active Authentication's result when the chip has DG15 and it was asked for. Trust a
+    /// pass only when Passive Authentication passed DG15.
+    public var activeAuthentication: VerificationCheck?
     public var statistics: ChipReadStatistics
 
     public init(
         files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, refused: [LDSFile: StatusWord] = [:],
-        accessControl: AccessControl = .bac, paceOffered: Bool = false, statistics: ChipReadStatistics = ChipReadStatistics()
+        accessControl: AccessControl = .bac, paceOffered: Bool = false, activeAuthentication: VerificationCheck? = nil,
+        statistics: ChipReadStatistics = ChipReadStatistics()
     ) {
         self.files = files
         self.cardAccess = cardAccess
         self.refused = refused
         self.accessControl = accessControl
         self.paceOffered = paceOffered
+        self.activeAuthentication = activeAuthentication
         self.statistics = statistics
     }
 

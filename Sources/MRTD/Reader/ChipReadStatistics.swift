@@ -13,6 +13,8 @@ public struct ChipReadStatistics: Hashable, Sendable, CustomStringConvertible {
         case reading
         /// Re-establishing a session after lost sync or a lost card.
         case recovery
+        /// INTERNAL AUTHENTICATE.
+        case activeAuthentication
     }
 
     /// Commands sent and bytes each way, as the transport carried them (protected form).

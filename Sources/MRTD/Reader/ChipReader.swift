@@ -20,6 +20,8 @@ public struct ChipReader: Sendable {
         public var maximumReconnects = 3
         /// How many times a session may be re-established after lost sync.
         public var maximumSessionRestarts = 8
+        /// Whether to run Active Authentication when the chip has DG15.
+        public var activeAuthentication = true
 
         public init() {}
     }
@@ -125,12 +127,34 @@ private final class ReadSession {
             bytesRead -= entry.head.count
             files[entry.file] = try await readRest(of: entry.file, head: entry.head, total: entry.total)
         }
+        var activeAuthentication: VerificationCheck?
+        if reader.options.activeAuthentication, let keyBytes = files[.dg15] {
+            activeAuthentication = await runActiveAuthentication(dataGroup15: keyBytes, dataGroup14: files[.dg14])
+        }
         var statistics = transport.statistics
         statistics.sessionRestarts = restarts
         statistics.reconnects = reconnects
         statistics.finalReadLength = policy.current
         return ChipContents(
-            files: files, cardAccess: cardAccess, refused: refused, accessControl: .bac, paceOffered: paceOffered, statistics: statistics)
+            files: files, cardAccess: cardAccess, refused: refused, accessControl: .bac, paceOffered: paceOffered,
+            activeAuthentication: activeAuthentication, statistics: statistics)
+    }
+
+    /// Active Authentication inside the session; a malformed DG15 or DG14 is a failed check.
+    func runActiveAuthentication(dataGroup15: [UInt8], dataGroup14: [UInt8]?) async -> VerificationCheck {
+        let key: DataGroup15
+        do {
+            key = try DataGroup15(dataGroup15)
+        } catch {
+            return VerificationCheck(ActiveAuthentication.name, .failed, error.description)
+        }
+        let infos = dataGroup14.flatMap { try? SecurityInfos(dataGroup14: $0) }
+        guard let channel else { return VerificationCheck(ActiveAuthentication.name, .failed, "no session") }
+        var generator = SystemRandomNumberGenerator()
+        let challenge = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        transport.phase = .activeAuthentication
+        defer { transport.phase = .reading }
+        return await ActiveAuthentication.authenticate(over: channel, dataGroup15: key, securityInfos: infos, challenge: challenge)
     }
 
     // MARK: Access
