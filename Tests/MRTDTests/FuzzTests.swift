@@ -80,6 +80,7 @@ import Testing
     /// Every LDS parser over seeded mutations of a valid file and over random bytes: a
     /// value or an ``LDSError`` whose offset lies inside the input, never a trap.
     @Test func ldsParsersSurviveMutatedFiles() throws {
+        let issuer = try TestIssuer(signerValidity: 0...Int64(4_000_000_000))
         let parsers: [(name: String, valid: [UInt8], parse: ([UInt8]) throws(LDSError) -> Void)] = [
             ("EF.COM", LDSEncoder.com(dataGroups: [.dg1, .dg2, .dg14]), { bytes throws(LDSError) in _ = try EFCOM(bytes) }),
             ("DG1", LDSEncoder.dataGroup1(mrz: LDSTests.td3Line), { bytes throws(LDSError) in _ = try DataGroup1(bytes) }),
@@ -96,6 +97,8 @@ import Testing
             ("DG15", LDSEncoder.dataGroup15(subjectPublicKeyInfo: LDSTests.ecKey), { bytes throws(LDSError) in _ = try DataGroup15(bytes) }),
             ("EF.SOD", SecurityObjectTests.sod(indefinite: false), { bytes throws(LDSError) in _ = try SecurityObject(bytes) }),
             ("EF.SOD BER", SecurityObjectTests.sod(indefinite: true), { bytes throws(LDSError) in _ = try SecurityObject(bytes) }),
+            ("master list", try MasterListTests.masterList(signedBy: issuer, listing: [issuer.cscaCertificate]),
+             { bytes throws(LDSError) in _ = try CSCAMasterList(bytes) }),
         ]
         var generator = SeededGenerator(state: 0x0009_3030)
         for parser in parsers {

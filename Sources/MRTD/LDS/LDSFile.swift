@@ -29,6 +29,10 @@ public struct LDSFile: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// EF.CardSecurity in the master file (signed SecurityInfos of PACE-CAM and TA).
     public static let cardSecurity = LDSFile(fid: 0x011D, sfi: 0x1D, tag: 0x30, inMasterFile: true, name: "EF.CardSecurity")
 
+    /// Not a chip file: an ICAO CSCA master list (Doc 9303 Part 12 §9), named here so its
+    /// parse errors read like the LDS files'.
+    public static let masterList = LDSFile(fid: 0, sfi: 0, tag: 0x30, inMasterFile: true, name: "CSCA master list")
+
     /// The tags of DG1…DG16 (Doc 9303 Part 10 Table 38), indexed by number − 1.
     private static let dataGroupTags: [UInt8] = [
         0x61, 0x75, 0x63, 0x76, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F, 0x70,

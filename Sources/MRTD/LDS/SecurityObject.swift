@@ -42,38 +42,14 @@ public struct SecurityObject: Hashable, Sendable, CustomStringConvertible {
         let reader = ASN1Reader(file: .sod)
         typealias Tag = ASN1Reader.Tag
         let root = try reader.expect(reader.parse(bytes), tag: 0x77, "the EF.SOD template")
-        let contentInfo = try reader.expect(root.children.first, tag: Tag.sequence, "the CMS ContentInfo", in: root)
-        let contentType = try reader.oid(contentInfo.children.first, "the content type", in: contentInfo)
-        guard contentType == .signedData else { throw reader.error("content type \(contentType) is not SignedData", at: contentInfo.children.first) }
-        let explicit = try reader.expect(contentInfo.children.dropFirst().first, tag: 0xA0, "the SignedData content", in: contentInfo)
-        let signedData = try reader.expect(explicit.children.first, tag: Tag.sequence, "SignedData", in: explicit)
-        var fields = signedData.children[...]
-        _ = try reader.integer(fields.popFirst(), "the SignedData version", in: signedData)
-        _ = try reader.expect(fields.popFirst(), tag: Tag.set, "the digest algorithms", in: signedData)
-        let encapsulated = try reader.expect(fields.popFirst(), tag: Tag.sequence, "the encapsulated content", in: signedData)
-        let eContentType = try reader.oid(encapsulated.children.first, "the encapsulated content type", in: encapsulated)
-        guard eContentType == .ldsSecurityObject else {
-            throw reader.error("encapsulated content \(eContentType) is not an LDS security object", at: encapsulated.children.first)
-        }
-        let eContentWrapper = try reader.expect(encapsulated.children.dropFirst().first, tag: 0xA0, "the encapsulated content", in: encapsulated)
-        let eContentObject = eContentWrapper.children.first
-        encapsulatedContent = try reader.octetString(eContentObject, "the encapsulated content", in: eContentWrapper)
-
-        var certificates: [[UInt8]] = []
-        if fields.first?.tag == 0xA0, let set = fields.popFirst() {
-            certificates = set.children.filter { $0.tag == Tag.sequence }.map { Array(bytes[$0.range]) }
-        }
-        if fields.first?.tag == 0xA1 { _ = fields.popFirst() }  // CRLs: Doc 9303 says none; ignore any
-        self.certificates = certificates
-        let signerInfos = try reader.expect(fields.popFirst(), tag: Tag.set, "the signer infos", in: signedData)
-        guard signerInfos.children.count == 1, let info = signerInfos.children.first else {
-            throw reader.error("SignedData has \(signerInfos.children.count) signer infos; Doc 9303 requires one", at: signerInfos)
-        }
-        signer = try Self.signerInfo(info, bytes: bytes, reader: reader)
+        let signed = try Self.signedData(root.children.first, bytes: bytes, reader: reader, contentType: .ldsSecurityObject, what: "an LDS security object")
+        encapsulatedContent = signed.content
+        certificates = signed.certificates
+        signer = signed.signer
 
         // The security object is parsed on its own; offsets are reported within the file.
         var inner = ASN1Reader(file: .sod)
-        inner.base = eContentObject.map { $0.tag == Tag.octetString ? $0.valueRange.lowerBound : $0.range.lowerBound } ?? 0
+        inner.base = signed.contentOffset
         let object = try inner.expect(inner.parse(encapsulatedContent), tag: Tag.sequence, "the LDSSecurityObject")
         var parts = object.children[...]
         let version = try inner.integer(parts.popFirst(), "the LDSSecurityObject version", in: object)
@@ -92,6 +68,51 @@ public struct SecurityObject: Hashable, Sendable, CustomStringConvertible {
         } else {
             ldsVersion = nil
         }
+    }
+
+    /// The parts of a CMS ContentInfo holding SignedData with one signer (RFC 5652 §5.1),
+    /// shared by EF.SOD and CSCA master lists.
+    struct SignedDataParts {
+        var content: [UInt8]
+        /// Where the content's bytes start in the input, for offsets of errors inside it.
+        var contentOffset: Int
+        var certificates: [[UInt8]]
+        var signer: SignerInfo
+    }
+
+    static func signedData(_ object: TLV?, bytes: [UInt8], reader: ASN1Reader, contentType expected: OID, what: String) throws(LDSError) -> SignedDataParts {
+        typealias Tag = ASN1Reader.Tag
+        let contentInfo = try reader.expect(object, tag: Tag.sequence, "the CMS ContentInfo")
+        let contentType = try reader.oid(contentInfo.children.first, "the content type", in: contentInfo)
+        guard contentType == .signedData else { throw reader.error("content type \(contentType) is not SignedData", at: contentInfo.children.first) }
+        let explicit = try reader.expect(contentInfo.children.dropFirst().first, tag: 0xA0, "the SignedData content", in: contentInfo)
+        let signedData = try reader.expect(explicit.children.first, tag: Tag.sequence, "SignedData", in: explicit)
+        var fields = signedData.children[...]
+        _ = try reader.integer(fields.popFirst(), "the SignedData version", in: signedData)
+        _ = try reader.expect(fields.popFirst(), tag: Tag.set, "the digest algorithms", in: signedData)
+        let encapsulated = try reader.expect(fields.popFirst(), tag: Tag.sequence, "the encapsulated content", in: signedData)
+        let eContentType = try reader.oid(encapsulated.children.first, "the encapsulated content type", in: encapsulated)
+        guard eContentType == expected else {
+            throw reader.error("encapsulated content \(eContentType) is not \(what)", at: encapsulated.children.first)
+        }
+        let eContentWrapper = try reader.expect(encapsulated.children.dropFirst().first, tag: 0xA0, "the encapsulated content", in: encapsulated)
+        let eContentObject = eContentWrapper.children.first
+        let content = try reader.octetString(eContentObject, "the encapsulated content", in: eContentWrapper)
+
+        var certificates: [[UInt8]] = []
+        if fields.first?.tag == 0xA0, let set = fields.popFirst() {
+            certificates = set.children.filter { $0.tag == Tag.sequence }.map { Array(bytes[$0.range]) }
+        }
+        if fields.first?.tag == 0xA1 { _ = fields.popFirst() }  // CRLs: Doc 9303 says none; ignore any
+        let signerInfos = try reader.expect(fields.popFirst(), tag: Tag.set, "the signer infos", in: signedData)
+        guard signerInfos.children.count == 1, let info = signerInfos.children.first else {
+            throw reader.error("SignedData has \(signerInfos.children.count) signer infos; Doc 9303 requires one", at: signerInfos)
+        }
+        return SignedDataParts(
+            content: content,
+            contentOffset: eContentObject.map { $0.tag == Tag.octetString ? $0.valueRange.lowerBound : $0.range.lowerBound } ?? 0,
+            certificates: certificates,
+            signer: try signerInfo(info, bytes: bytes, reader: reader))
     }
 
     private static func signerInfo(_ info: TLV, bytes: [UInt8], reader: ASN1Reader) throws(LDSError) -> SignerInfo {

@@ -41,6 +41,14 @@ package struct TestIssuer: Sendable {
         return DER.tlv(0x77, contentInfo)
     }
 
+    /// Any content signed by the document signer as CMS SignedData (ContentInfo DER), for
+    /// master lists and other signed objects of tests.
+    package func signedContent(_ content: [UInt8], contentType: OID, digest: HashAlgorithm = .sha256) throws(MRTDError) -> [UInt8] {
+        try Self.value(LibCrypto.cmsSign(
+            content: content, contentType: contentType.description, certificate: signerCertificate,
+            privateKey: signerPrivateKey, digest: digest.digest))
+    }
+
     /// A fresh key pair for Active Authentication: (PKCS #8 private key, SubjectPublicKeyInfo).
     package static func activeAuthenticationKey(_ type: KeyType) throws(MRTDError) -> (privateKey: [UInt8], publicKey: [UInt8]) {
         try value(LibCrypto.generateKey(type.libcrypto))

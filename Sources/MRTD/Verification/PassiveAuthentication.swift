@@ -55,7 +55,7 @@ public enum PassiveAuthentication {
         return Result(
             dataGroupHashes: dataGroupHashes(files: files, sod: sod),
             signedAttributes: signedAttributes(sod),
-            signature: signature(sod, certificate: certificate),
+            signature: signature(sod.signer, content: sod.encapsulatedContent, certificate: certificate),
             chain: chain(certificate, trustStore: trustStore),
             validity: validity(certificate, at: time))
     }
@@ -87,21 +87,25 @@ public enum PassiveAuthentication {
     }
 
     static func signedAttributes(_ sod: SecurityObject) -> VerificationCheck {
+        signedAttributes(signer: sod.signer, content: sod.encapsulatedContent, contentType: .ldsSecurityObject)
+    }
+
+    static func signedAttributes(signer: SecurityObject.SignerInfo, content: [UInt8], contentType: OID) -> VerificationCheck {
         let name = "signed attributes"
-        guard sod.signer.signedAttributes != nil else {
+        guard signer.signedAttributes != nil else {
             return VerificationCheck(name, .passed, "no signed attributes: the signature covers the content directly")
         }
-        guard let algorithm = HashAlgorithm(oid: sod.signer.digestAlgorithm.oid) else {
-            return VerificationCheck(name, .notSupported, "digest algorithm \(sod.signer.digestAlgorithm.oid) is not supported")
+        guard let algorithm = HashAlgorithm(oid: signer.digestAlgorithm.oid) else {
+            return VerificationCheck(name, .notSupported, "digest algorithm \(signer.digestAlgorithm.oid) is not supported")
         }
-        guard sod.signer.contentType == .ldsSecurityObject else {
-            return VerificationCheck(name, .failed, "the contentType attribute is missing or not the LDS security object")
+        guard signer.contentType == contentType else {
+            return VerificationCheck(name, .failed, "the contentType attribute is missing or not \(contentType)")
         }
-        guard let digest = sod.signer.messageDigest else { return VerificationCheck(name, .failed, "the messageDigest attribute is missing") }
-        guard let actual = try? algorithm.hash(sod.encapsulatedContent) else { return VerificationCheck(name, .notSupported, "hashing failed") }
+        guard let digest = signer.messageDigest else { return VerificationCheck(name, .failed, "the messageDigest attribute is missing") }
+        guard let actual = try? algorithm.hash(content) else { return VerificationCheck(name, .notSupported, "hashing failed") }
         return actual == digest
-            ? VerificationCheck(name, .passed, "messageDigest matches the security object")
-            : VerificationCheck(name, .failed, "messageDigest differs from the security object's \(algorithm.rawValue)")
+            ? VerificationCheck(name, .passed, "messageDigest matches the signed content")
+            : VerificationCheck(name, .failed, "messageDigest differs from the signed content's \(algorithm.rawValue)")
     }
 
     /// The digest and padding a SignerInfo's signature algorithm means.
@@ -149,22 +153,22 @@ public enum PassiveAuthentication {
         return SignatureAlgorithm(digest: digest, scheme: .rsaPSS, saltLength: salt)
     }
 
-    static func signature(_ sod: SecurityObject, certificate: [UInt8]?) -> VerificationCheck {
+    static func signature(_ signer: SecurityObject.SignerInfo, content: [UInt8], certificate: [UInt8]?) -> VerificationCheck {
         let name = "signature"
         guard let certificate else {
             return VerificationCheck(name, .notSupported, "EF.SOD carries no document signer certificate; it would come from a PKD")
         }
-        let signerDigest = HashAlgorithm(oid: sod.signer.digestAlgorithm.oid)
-        guard let algorithm = signatureAlgorithm(sod.signer.signatureAlgorithm, signerDigest: signerDigest) else {
-            return VerificationCheck(name, .notSupported, "signature algorithm \(sod.signer.signatureAlgorithm.oid) is not supported")
+        let signerDigest = HashAlgorithm(oid: signer.digestAlgorithm.oid)
+        guard let algorithm = signatureAlgorithm(signer.signatureAlgorithm, signerDigest: signerDigest) else {
+            return VerificationCheck(name, .notSupported, "signature algorithm \(signer.signatureAlgorithm.oid) is not supported")
         }
-        let signed = sod.signer.signedAttributes ?? sod.encapsulatedContent
+        let signed = signer.signedAttributes ?? content
         switch LibCrypto.verifySignature(
             key: .certificate(certificate), digest: algorithm.digest.digest, scheme: algorithm.scheme,
-            saltLength: algorithm.saltLength, data: signed, signature: sod.signer.signature)
+            saltLength: algorithm.saltLength, data: signed, signature: signer.signature)
         {
-        case .success(true): return VerificationCheck(name, .passed, "\(sod.signer.signatureAlgorithm.oid) verifies with the document signer's key")
-        case .success(false): return VerificationCheck(name, .failed, "the signature does not verify with the document signer's key")
+        case .success(true): return VerificationCheck(name, .passed, "\(signer.signatureAlgorithm.oid) verifies with the signer's key")
+        case .success(false): return VerificationCheck(name, .failed, "the signature does not verify with the signer's key")
         case .failure(let error): return VerificationCheck(name, .failed, "the document signer's key is unusable: \(error)")
         }
     }

@@ -22,8 +22,9 @@ public struct TrustStore: Sendable {
         public var description: String { "trust store \(path): \(reason)" }
     }
 
-    /// Loads every `.pem`, `.crt`, `.cer`, `.der` (certificates) and `.crl` file of `directory`.
-    /// PEM files may hold several certificates; DER files hold one.
+    /// Loads every `.pem`, `.crt`, `.cer`, `.der` (certificates), `.crl` and `.ml` (ICAO CSCA
+    /// master list) file of `directory`. PEM files may hold several certificates; DER files
+    /// hold one; a master list adds its certificates once its signature and signer verify.
     /// - Throws: ``LoadError`` when the directory or a file cannot be read or decoded.
     public init(directory: String) throws(LoadError) {
         let names: [String]
@@ -37,10 +38,24 @@ public struct TrustStore: Sendable {
         for name in names {
             let lower = name.lowercased()
             let isCRL = lower.hasSuffix(".crl")
-            guard isCRL || [".pem", ".crt", ".cer", ".der"].contains(where: { lower.hasSuffix($0) }) else { continue }
+            let isMasterList = lower.hasSuffix(".ml")
+            guard isCRL || isMasterList || [".pem", ".crt", ".cer", ".der"].contains(where: { lower.hasSuffix($0) }) else { continue }
             let path = directory + "/" + name
             guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot read the file") }
             let bytes = [UInt8](data)
+            if isMasterList {
+                let list: CSCAMasterList
+                do {
+                    list = try CSCAMasterList(bytes)
+                } catch {
+                    throw LoadError(path: path, reason: error.description)
+                }
+                if let failed = list.verify().first(where: { $0.outcome != .passed }) {
+                    throw LoadError(path: path, reason: "the master list does not verify: \(failed)")
+                }
+                certificates += list.certificates
+                continue
+            }
             let objects = Self.pemBlocks(bytes) ?? [bytes]
             guard !objects.isEmpty else { throw LoadError(path: path, reason: "no certificate in the PEM file") }
             for object in objects {
