@@ -420,3 +420,107 @@ done:
     EVP_PKEY_free(pkey);
     return ok;
 }
+
+// ---- Elliptic curves for PACE -----------------------------------------------------------
+
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/obj_mac.h>
+
+static EC_GROUP *COpenSSL_ec_group(int param_id) {
+    int nid;
+    switch (param_id) {  // BSI TR-03110 Part 3 Table 4
+    case 8: nid = NID_X9_62_prime192v1; break;
+    case 9: nid = NID_brainpoolP192r1; break;
+    case 10: nid = NID_secp224r1; break;
+    case 11: nid = NID_brainpoolP224r1; break;
+    case 12: nid = NID_X9_62_prime256v1; break;
+    case 13: nid = NID_brainpoolP256r1; break;
+    case 14: nid = NID_brainpoolP320r1; break;
+    case 15: nid = NID_secp384r1; break;
+    case 16: nid = NID_brainpoolP384r1; break;
+    case 17: nid = NID_brainpoolP512r1; break;
+    case 18: nid = NID_secp521r1; break;
+    default: return NULL;
+    }
+    return EC_GROUP_new_by_curve_name(nid);
+}
+
+static int COpenSSL_ec_write(const EC_GROUP *group, const EC_POINT *point, uint8_t *out, size_t *out_len, BN_CTX *ctx) {
+    if (EC_POINT_is_at_infinity(group, point)) return 0;
+    size_t len = EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, out, COPENSSL_EC_POINT_MAX_SIZE, ctx);
+    if (len == 0) return 0;
+    *out_len = len;
+    return 1;
+}
+
+int COpenSSL_ec_mul(int param_id, const uint8_t *scalar, size_t scalar_len,
+                    const uint8_t *point, size_t point_len, uint8_t *out, size_t *out_len) {
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    int ok = -1;
+    BN_CTX *ctx = BN_CTX_new();
+    BIGNUM *k = BN_bin2bn(scalar, (int)scalar_len, NULL);
+    EC_POINT *p = point ? EC_POINT_new(group) : NULL;
+    EC_POINT *r = EC_POINT_new(group);
+    if (ctx == NULL || k == NULL || r == NULL) { ok = 0; goto done; }
+    if (p != NULL && EC_POINT_oct2point(group, p, point, point_len, ctx) != 1) goto done;
+    ok = 0;
+    if (p != NULL ? EC_POINT_mul(group, r, NULL, p, k, ctx) != 1 : EC_POINT_mul(group, r, k, NULL, NULL, ctx) != 1) goto done;
+    ok = COpenSSL_ec_write(group, r, out, out_len, ctx);
+done:
+    EC_POINT_free(r);
+    EC_POINT_free(p);
+    BN_clear_free(k);
+    BN_CTX_free(ctx);
+    EC_GROUP_free(group);
+    return ok;
+}
+
+int COpenSSL_ec_map_generic(int param_id, const uint8_t *s, size_t s_len,
+                            const uint8_t *h, size_t h_len, uint8_t *out, size_t *out_len) {
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    int ok = -1;
+    BN_CTX *ctx = BN_CTX_new();
+    BIGNUM *k = BN_bin2bn(s, (int)s_len, NULL);
+    EC_POINT *hp = EC_POINT_new(group);
+    EC_POINT *r = EC_POINT_new(group);
+    if (ctx == NULL || k == NULL || hp == NULL || r == NULL) { ok = 0; goto done; }
+    if (EC_POINT_oct2point(group, hp, h, h_len, ctx) != 1) goto done;
+    ok = 0;
+    // r = s*G + 1*H in one call.
+    BIGNUM *one = BN_new();
+    if (one == NULL || BN_one(one) != 1) { BN_free(one); goto done; }
+    int mul = EC_POINT_mul(group, r, k, hp, one, ctx);
+    BN_free(one);
+    if (mul != 1) goto done;
+    ok = COpenSSL_ec_write(group, r, out, out_len, ctx);
+done:
+    EC_POINT_free(r);
+    EC_POINT_free(hp);
+    BN_clear_free(k);
+    BN_CTX_free(ctx);
+    EC_GROUP_free(group);
+    return ok;
+}
+
+int COpenSSL_ec_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len) {
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    int ok = 0;
+    BIGNUM *k = BN_new();
+    const BIGNUM *order = EC_GROUP_get0_order(group);
+    int len = BN_num_bytes(order);
+    if (k == NULL || (size_t)len > out_cap) goto done;
+    do {
+        if (BN_priv_rand_range(k, order) != 1) goto done;
+    } while (BN_is_zero(k));
+    if (BN_bn2binpad(k, out, len) != len) goto done;
+    *out_len = (size_t)len;
+    ok = 1;
+done:
+    BN_clear_free(k);
+    EC_GROUP_free(group);
+    return ok;
+}

@@ -160,6 +160,26 @@ int COpenSSL_key_info(int key_kind, const uint8_t *key, size_t key_len, int *is_
 int COpenSSL_rsa_raw(int key_kind, const uint8_t *key, size_t key_len,
                      const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
 
+/// Largest uncompressed EC point of a supported curve (secp521r1: 1 + 2 * 66 bytes).
+#define COPENSSL_EC_POINT_MAX_SIZE 133
+
+/// Multiplies on the curve of BSI TR-03110 standardized domain parameter `param_id`
+/// (8-18: the NIST and brainpool curves): `out` = `scalar` x `point`, or `scalar` x G when
+/// `point` is NULL (EC_POINT_oct2point, which rejects points off the curve; EC_POINT_mul).
+/// Writes the uncompressed point (COPENSSL_EC_POINT_MAX_SIZE bytes room). Returns 1, 0 on
+/// failure (error queue set), -1 for an unknown parameter ID or a bad point.
+int COpenSSL_ec_mul(int param_id, const uint8_t *scalar, size_t scalar_len,
+                    const uint8_t *point, size_t point_len, uint8_t *out, size_t *out_len);
+
+/// PACE Generic Mapping (ICAO Doc 9303 Part 11 §4.4.3.3.1): `out` = `s` x G + `h`.
+/// Returns as COpenSSL_ec_mul.
+int COpenSSL_ec_map_generic(int param_id, const uint8_t *s, size_t s_len,
+                            const uint8_t *h, size_t h_len, uint8_t *out, size_t *out_len);
+
+/// A uniformly random private key in [1, order) (BN_priv_rand_range), big-endian, padded
+/// to the order's length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
+int COpenSSL_ec_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
+
 /// Pops the oldest error from OpenSSL's thread-local queue (ERR_get_error) and writes its
 /// text (ERR_error_string_n) to `buf`. Returns the error code, 0 when the queue is empty.
 /// Clears the rest of the queue so the next failure reports its own cause.

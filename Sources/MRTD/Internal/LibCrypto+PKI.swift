@@ -212,3 +212,42 @@ extension LibCrypto {
         }
     }
 }
+
+extension LibCrypto {
+    /// `scalar` × `point` (or × G) on the curve of standardized domain parameter `parameterID` (`COpenSSL_ec_mul`).
+    static func ecMultiply(parameterID: Int, scalar: [UInt8], point: [UInt8]?) -> Result<[UInt8], OpenSSLError> {
+        var out = [UInt8](repeating: 0, count: Int(COPENSSL_EC_POINT_MAX_SIZE))
+        var length = 0
+        let status = scalar.withUnsafeBufferPointer { k in
+            (point ?? []).withUnsafeBufferPointer { p in
+                out.withUnsafeMutableBufferPointer { o in
+                    COpenSSL_ec_mul(CInt(parameterID), k.baseAddress, k.count, point == nil ? nil : p.baseAddress, p.count, o.baseAddress, &length)
+                }
+            }
+        }
+        guard status == 1 else { return .failure(failure("COpenSSL_ec_mul", status: status)) }
+        return .success(Array(out.prefix(length)))
+    }
+
+    /// Generic Mapping: `s` × G + `h` (`COpenSSL_ec_map_generic`).
+    static func ecMapGeneric(parameterID: Int, nonce: [UInt8], point: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+        var out = [UInt8](repeating: 0, count: Int(COPENSSL_EC_POINT_MAX_SIZE))
+        var length = 0
+        let status = nonce.withUnsafeBufferPointer { s in
+            point.withUnsafeBufferPointer { h in
+                out.withUnsafeMutableBufferPointer { o in
+                    COpenSSL_ec_map_generic(CInt(parameterID), s.baseAddress, s.count, h.baseAddress, h.count, o.baseAddress, &length)
+                }
+            }
+        }
+        guard status == 1 else { return .failure(failure("COpenSSL_ec_map_generic", status: status)) }
+        return .success(Array(out.prefix(length)))
+    }
+
+    /// A random private key for the curve (`COpenSSL_ec_random_scalar`).
+    static func ecRandomScalar(parameterID: Int) -> Result<[UInt8], OpenSSLError> {
+        output("COpenSSL_ec_random_scalar", capacity: 80) { out, capacity, length in
+            COpenSSL_ec_random_scalar(CInt(parameterID), out, capacity, &length)
+        }
+    }
+}
