@@ -20,6 +20,12 @@ public struct PassportDataSet: Sendable {
     /// The specimen of ICAO Doc 9303 Part 4 (Anna Maria Eriksson of Utopia).
     public static let specimenMRZ = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10"
 
+    /// EF.CardAccess offering one PACEInfo (version 2) with a standardized domain parameter ID;
+    /// by default id-PACE-ECDH-GM-AES-CBC-CMAC-128 on brainpoolP256r1.
+    public static func paceCardAccess(protocol protocolID: OID = "0.4.0.127.0.7.2.2.4.2.2", parameterID: Int = 13) -> [UInt8] {
+        DER.set(DER.sequence(DER.oid(protocolID), DER.integer(2), DER.integer(parameterID)))
+    }
+
     /// A JFIF-framed payload of exactly `size` bytes (at least 24).
     public static func jfifPayload(size: Int, seed: UInt64 = 0x1CA0) -> [UInt8] {
         var out: [UInt8] = [0xFF, 0xD8]

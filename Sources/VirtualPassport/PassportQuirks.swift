@@ -18,5 +18,9 @@ public struct PassportQuirks: Hashable, Sendable {
     /// within each session).
     public var corruptMACOnCommand: Int?
 
+    /// Refuse PACE (`6D00` to MSE:Set AT) although EF.CardAccess offers it, as chips with
+    /// a PACE defect do; the reader must fall back to BAC.
+    public var refusePACE = false
+
     public init() {}
 }

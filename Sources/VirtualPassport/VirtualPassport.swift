@@ -20,6 +20,8 @@ public final class VirtualPassport: CardApplication {
         var protectedCommands = 0
         var quirks: PassportQuirks
         var sessions = 0
+        /// PACE, when EF.CardAccess offers a protocol the chip side implements.
+        var pace: PACE.ChipSession?
     }
 
     private let key: MRZKey
@@ -44,7 +46,9 @@ public final class VirtualPassport: CardApplication {
         }
         let master = cardAccess.map { [FileSystem.ElementaryFile(fid: LDSFile.cardAccess.fid, sfi: LDSFile.cardAccess.sfi, contents: $0)] } ?? []
         let fileSystem = FileSystem(masterFiles: master, applications: [.init(aid: Self.applicationIdentifier, files: elementaryFiles)])
-        state = Mutex(State(fileSystem: fileSystem, quirks: quirks))
+        let paceParameters = cardAccess.flatMap { try? SecurityInfos(cardAccess: $0) }.flatMap(PACE.Parameters.choose(from:))
+        let pace = paceParameters.flatMap { try? PACE.ChipSession(parameters: $0, key: key) }
+        state = Mutex(State(fileSystem: fileSystem, quirks: quirks, pace: pace))
         atr = quirks.extendedLength ? FileSystemCard.defaultATR : Self.shortLengthATR
     }
 
@@ -88,6 +92,17 @@ public final class VirtualPassport: CardApplication {
                 return ResponseAPDU(data: nonce, status: .success)
             case 0x82:
                 return externalAuthenticate(command, state: &state)
+            case 0x22, 0x86:
+                guard var pace = state.pace, !state.quirks.refusePACE else { return ResponseAPDU(status: .instructionNotSupported) }
+                let (response, session) = pace.process(command)
+                state.pace = pace
+                if let session {
+                    state.session = session
+                    state.protectedCommands = 0
+                    state.sessions += 1
+                    state.fileSystem.securityStatusSatisfied = true
+                }
+                return response
             default:
                 if command.ins == 0xB0 || command.ins == 0xB1, let exact = state.quirks.exactLengthAbove, let le = command.le, le > exact {
                     return ResponseAPDU(status: StatusWord(sw1: 0x6C, sw2: UInt8(exact & 0xFF)))

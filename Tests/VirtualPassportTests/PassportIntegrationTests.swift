@@ -48,6 +48,21 @@ struct PassportIntegrationTests {
         await connection.disconnect()
     }
 
+    @Test func paceWhenEFCardAccessOffersIt() async throws {
+        let document = try Self.document(faceSize: 8000)
+        let passport = VirtualPassport(
+            key: try document.dataSet.key(), files: document.dataSet.files, cardAccess: PassportDataSet.paceCardAccess())
+        let card = PCSCTestEnvironment.card(passport, port: Self.port)
+        try await insert(card)
+        defer { card.remove() }
+        let connection = try await connectWhenPresent()
+        let contents = try await ChipReader(transport: connection, key: try document.dataSet.key()).read()
+        #expect(contents.accessControl == .pace)
+        #expect(contents.files == document.dataSet.files)
+        #expect(PassiveAuthentication.verify(files: contents.files, trustStore: document.trustStore, at: Self.now).outcome == .passed)
+        await connection.disconnect()
+    }
+
     @Test func tamperedDataGroupAndUnknownCSCAFailPassiveAuthentication() async throws {
         let document = try Self.document(faceSize: 4000)
         var files = document.dataSet.files

@@ -8,6 +8,7 @@ public struct ChipContents: Sendable {
     /// The access control that opened the chip.
     public enum AccessControl: String, Hashable, Sendable {
         case bac = "BAC"
+        case pace = "PACE"
     }
 
     /// Every file read, by file.
@@ -17,7 +18,7 @@ public struct ChipContents: Sendable {
     /// Files EF.COM lists that the chip refused to give (for example DG3 behind EAC), with the answer.
     public var refused: [LDSFile: StatusWord]
     public var accessControl: AccessControl
-    /// Whether EF.CardAccess offered PACE; this reader fell back to BAC.
+    /// Whether EF.CardAccess offered PACE (``accessControl`` says whether it was used).
     public var paceOffered: Bool
     /// Active Authentication's result when the chip has DG15 and it was asked for. Trust a
     /// pass only when Passive Authentication passed DG15.

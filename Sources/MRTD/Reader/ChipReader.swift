@@ -1,7 +1,8 @@
 public import APDU
 
-/// Reads an eMRTD chip over any `APDUTransport`: EF.CardAccess, BAC, EF.COM, then every
-/// wanted file EF.COM lists and EF.SOD, fast and through the faults of real readers.
+/// Reads an eMRTD chip over any `APDUTransport`: EF.CardAccess, PACE where it offers a
+/// supported protocol (else BAC), EF.COM, then every wanted file EF.COM lists and EF.SOD,
+/// fast and through the faults of real readers.
 ///
 /// Each READ BINARY asks for the largest length ``ReadLengthPolicy`` allows and steps down
 /// on `6700`, `6Cxx` or another error. A failed protected command has consumed its SSC
@@ -20,6 +21,9 @@ public struct ChipReader: Sendable {
         public var maximumReconnects = 3
         /// How many times a session may be re-established after lost sync.
         public var maximumSessionRestarts = 8
+        /// Whether to run PACE when EF.CardAccess offers a protocol ``PACE`` implements
+        /// (falling back to BAC when it fails); `false` always runs BAC.
+        public var preferPACE = true
         /// Whether to run Active Authentication when the chip has DG15.
         public var activeAuthentication = true
 
@@ -75,6 +79,9 @@ private final class ReadSession {
     var restarts = 0
     var bytesRead = 0
     var totalBytes = 0
+    /// The PACE protocol to run, until it fails once.
+    var pace: PACE.Parameters?
+    var accessControl = ChipContents.AccessControl.bac
 
     init(reader: ChipReader) {
         self.reader = reader
@@ -88,7 +95,10 @@ private final class ReadSession {
         if reader.options.readCardAccess {
             transport.phase = .cardAccess
             cardAccess = try await readCardAccess()
-            if let cardAccess, let infos = try? SecurityInfos(cardAccess: cardAccess) { paceOffered = !infos.paceProtocols.isEmpty }
+            if let cardAccess, let infos = try? SecurityInfos(cardAccess: cardAccess) {
+                paceOffered = !infos.paceProtocols.isEmpty
+                if reader.options.preferPACE { pace = PACE.Parameters.choose(from: infos) }
+            }
         }
         transport.phase = .accessControl
         try await authenticate()
@@ -136,7 +146,7 @@ private final class ReadSession {
         statistics.reconnects = reconnects
         statistics.finalReadLength = policy.current
         return ChipContents(
-            files: files, cardAccess: cardAccess, refused: refused, accessControl: .bac, paceOffered: paceOffered,
+            files: files, cardAccess: cardAccess, refused: refused, accessControl: accessControl, paceOffered: paceOffered,
             activeAuthentication: activeAuthentication, statistics: statistics)
     }
 
@@ -180,18 +190,47 @@ private final class ReadSession {
         return data.isEmpty ? nil : data
     }
 
-    /// Selects the eMRTD application and runs BAC, replacing any earlier session.
+    /// Runs PACE and selects the eMRTD application through it, or selects the application
+    /// and runs BAC, replacing any earlier session.
     func authenticate() async throws(MRTDError) {
         await channel?.close()
         channel = nil
         selected = nil
-        let select = try await plain(
-            CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01]), step: "SELECT eMRTD application")
+        if let pace {
+            do throws(MRTDError) {
+                let established = try await PACE.establish(password: .mrz(reader.key), parameters: pace, over: transport)
+                let select = try await Self.transmit(Self.selectApplication, over: established)
+                guard select.status == .success else {
+                    throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
+                }
+                channel = established
+                accessControl = .pace
+                return
+            } catch where error.code != .transportFailure {
+                // Doc 9303 Part 11 §4.2: a chip offering PACE also accepts BAC; do not try PACE again.
+                self.pace = nil
+            }
+        }
+        accessControl = .bac
+        let select = try await plain(Self.selectApplication, step: "SELECT eMRTD application")
         guard select.status == .success else {
             throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
         }
         channel = try await BAC.establish(with: reader.key, over: transport)
     }
+
+    /// A command through the secure channel, whose errors are all ``MRTDError``.
+    static func transmit(_ command: CommandAPDU, over channel: SecureChannel) async throws(MRTDError) -> ResponseAPDU {
+        do {
+            return try await channel.transmit(command)
+        } catch let error as MRTDError {
+            throw error
+        } catch {
+            throw MRTDError.transport(error, during: "a protected command")
+        }
+    }
+
+    static let selectApplication = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01])
 
     func plain(_ command: CommandAPDU, step: String) async throws(MRTDError) -> ResponseAPDU {
         do {

@@ -155,9 +155,10 @@ import VirtualPassport
         #expect(try contents.dataGroup2()?.faces.first?.imageData == PassportDataSet.jfifPayload(size: 40_000))
     }
 
-    @Test func cardAccessIsReadInPlainAndPACEIsNoted() async throws {
+    @Test func cardAccessIsReadInPlainAndUnsupportedPACEMeansBAC() async throws {
         var dataSet = try TestPassport.dataSet(faceSize: 500)
-        dataSet.cardAccess = DER.set(DER.sequence(DER.oid("0.4.0.127.0.7.2.2.4.2.2"), DER.integer(2), DER.integer(13)))
+        // id-PACE-ECDH-IM-AES-CBC-CMAC-128: offered, but Integrated Mapping is not implemented.
+        dataSet.cardAccess = PassportDataSet.paceCardAccess(protocol: "0.4.0.127.0.7.2.2.4.4.2")
         var quirks = PassportQuirks()
         quirks.exactLengthAbove = 20  // plain reads longer than 20 get 6C14
         let passport = try TestPassport.passport(dataSet, quirks: quirks)
@@ -165,6 +166,62 @@ import VirtualPassport
         #expect(contents.cardAccess == dataSet.cardAccess)
         #expect(contents.paceOffered)
         #expect(contents.accessControl == .bac)
+    }
+
+    @Test(arguments: [("0.4.0.127.0.7.2.2.4.2.2", 13), ("0.4.0.127.0.7.2.2.4.2.1", 12), ("0.4.0.127.0.7.2.2.4.2.4", 16), ("0.4.0.127.0.7.2.2.4.2.3", 18)])
+    func pacePreferredWhenOffered(protocolID: String, parameterID: Int) async throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 5000)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess(protocol: OID(stringLiteral: protocolID), parameterID: parameterID)
+        let passport = try TestPassport.passport(dataSet)
+        let contents = try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read()
+        #expect(contents.accessControl == .pace)
+        #expect(contents.files == dataSet.files)
+        #expect(passport.sessionsEstablished == 1)
+        #expect(contents.statistics.phases[.accessControl]?.commands == 6)  // MSE:Set AT, 4 GENERAL AUTHENTICATE, SELECT
+    }
+
+    @Test func paceRecoversLostSyncWithPACE() async throws {
+        var dataSet = try TestPassport.dataSet()
+        dataSet.cardAccess = PassportDataSet.paceCardAccess()
+        var quirks = PassportQuirks()
+        quirks.wrongLengthAbove = 223
+        quirks.wrongLengthIsPlain = true
+        let passport = try TestPassport.passport(dataSet, quirks: quirks)
+        let contents = try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read()
+        #expect(contents.accessControl == .pace)
+        #expect(contents.files == dataSet.files)
+        #expect(contents.statistics.sessionRestarts == 3)
+    }
+
+    @Test func paceRefusedFallsBackToBAC() async throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 500)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess()
+        var quirks = PassportQuirks()
+        quirks.refusePACE = true
+        let passport = try TestPassport.passport(dataSet, quirks: quirks)
+        let contents = try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read()
+        #expect(contents.accessControl == .bac)
+        #expect(contents.files == dataSet.files)
+    }
+
+    @Test func paceCanBeTurnedOff() async throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 500)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess()
+        var options = ChipReader.Options()
+        options.preferPACE = false
+        let contents = try await ChipReader(transport: InMemoryTransport(try TestPassport.passport(dataSet)), key: try dataSet.key(), options: options).read()
+        #expect(contents.accessControl == .bac && contents.paceOffered)
+    }
+
+    @Test func paceWithTheWrongMRZIsAccessDenied() async throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 500)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess()
+        let wrong = try MRZKey(documentNumber: "L898902C3", birthDate: "740812", expiryDate: "120416")
+        let error = try #require(await #expect(throws: MRTDError.self) {
+            try await ChipReader(transport: InMemoryTransport(try TestPassport.passport(dataSet)), key: wrong).read()
+        })
+        // PACE fails on the token, then the BAC fallback is refused too.
+        #expect(error.code == .accessDenied)
     }
 }
 
