@@ -22,10 +22,29 @@ public final class VirtualPassport: CardApplication {
         var sessions = 0
         /// PACE, when EF.CardAccess offers a protocol the chip side implements.
         var pace: PACE.ChipSession?
+        /// Chip Authentication with AES: MSE:Set AT seen, GENERAL AUTHENTICATE expected.
+        var chipAuthenticationPending = false
+    }
+
+    /// The chip's static key for Chip Authentication, matching the key in DG14.
+    public struct ChipAuthenticationKey: Sendable {
+        /// The private scalar.
+        public var privateKey: [UInt8]
+        /// The standardized domain parameter ID of its curve.
+        public var parameterID: Int
+        /// The cipher of the ChipAuthenticationInfo in DG14.
+        public var cipher: SecureMessagingCipher
+
+        public init(privateKey: [UInt8], parameterID: Int, cipher: SecureMessagingCipher) {
+            self.privateKey = privateKey
+            self.parameterID = parameterID
+            self.cipher = cipher
+        }
     }
 
     private let key: MRZKey
     private let activeAuthenticationKey: [UInt8]?
+    private let chipAuthenticationKey: ChipAuthenticationKey?
     private let state: Mutex<State>
     public let atr: [UInt8]
 
@@ -35,12 +54,14 @@ public final class VirtualPassport: CardApplication {
     ///   - cardAccess: EF.CardAccess contents, when the chip should offer it.
     ///   - quirks: the behaviour to show.
     ///   - activeAuthenticationKey: the PKCS #8 private key matching DG15, for INTERNAL AUTHENTICATE.
+    ///   - chipAuthenticationKey: the static key matching DG14, for Chip Authentication.
     public init(
         key: MRZKey, files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, quirks: PassportQuirks = PassportQuirks(),
-        activeAuthenticationKey: [UInt8]? = nil
+        activeAuthenticationKey: [UInt8]? = nil, chipAuthenticationKey: ChipAuthenticationKey? = nil
     ) {
         self.key = key
         self.activeAuthenticationKey = activeAuthenticationKey
+        self.chipAuthenticationKey = chipAuthenticationKey
         let elementaryFiles = files.keys.sorted().map { file in
             FileSystem.ElementaryFile(fid: file.fid, sfi: file.sfi, contents: files[file] ?? [], protected: true)
         }
@@ -112,6 +133,29 @@ public final class VirtualPassport: CardApplication {
         }
     }
 
+    /// Chip Authentication: MSE:Set KAT (3DES), or MSE:Set AT then GENERAL AUTHENTICATE (AES).
+    private func chipAuthenticate(_ command: CommandAPDU, key: ChipAuthenticationKey, state: inout State) -> (ResponseAPDU, SecureMessaging?) {
+        let objects = (try? TLV.parseAll(command.data)) ?? []
+        switch (command.ins, command.p1, command.p2) {
+        case (0x22, 0x41, 0xA6):
+            guard let terminalKey = objects.first(where: { $0.tag == 0x91 })?.value,
+                let session = ChipAuthentication.chipSession(cipher: key.cipher, parameterID: key.parameterID, privateKey: key.privateKey, terminalKey: terminalKey)
+            else { return (ResponseAPDU(status: .incorrectData), nil) }
+            return (ResponseAPDU(status: .success), session)
+        case (0x22, 0x41, 0xA4):
+            state.chipAuthenticationPending = true
+            return (ResponseAPDU(status: .success), nil)
+        case (0x86, _, _):
+            state.chipAuthenticationPending = false
+            guard let template = objects.first, template.tag == 0x7C, let terminalKey = template.child(0x80)?.value,
+                let session = ChipAuthentication.chipSession(cipher: key.cipher, parameterID: key.parameterID, privateKey: key.privateKey, terminalKey: terminalKey)
+            else { return (ResponseAPDU(status: .incorrectData), nil) }
+            return (ResponseAPDU(data: [0x7C, 0x00], status: .success), session)
+        default:
+            return (ResponseAPDU(status: .incorrectP1P2), nil)
+        }
+    }
+
     /// Active Authentication: sign the terminal's 8-byte challenge with the DG15 key.
     private func internalAuthenticate(_ command: CommandAPDU) -> ResponseAPDU {
         guard let activeAuthenticationKey else { return ResponseAPDU(status: .instructionNotSupported) }
@@ -167,9 +211,15 @@ public final class VirtualPassport: CardApplication {
             response = state.fileSystem.process(request)
             if request.le != plain.le, response.status == .endOfFileReached { response.status = .success }
         }
+        var nextSession: SecureMessaging?
+        if let chipKey = chipAuthenticationKey, plain.ins == 0x22 || (plain.ins == 0x86 && state.chipAuthenticationPending) {
+            (response, nextSession) = chipAuthenticate(plain, key: chipKey, state: &state)
+        }
         let corrupt = state.quirks.corruptMACOnCommand == state.protectedCommands
         let protected = session.protectResponse(response, oddINS: plain.ins & 1 == 1, corruptMAC: corrupt)
-        state.session = session
+        // The answer to Chip Authentication goes out under the old keys; the new ones follow.
+        state.session = nextSession ?? session
+        if nextSession != nil { state.protectedCommands = 0 }
         return protected
     }
 }

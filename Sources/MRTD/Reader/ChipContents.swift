@@ -20,6 +20,8 @@ public struct ChipContents: Sendable {
     public var accessControl: AccessControl
     /// Whether EF.CardAccess offered PACE (``accessControl`` says whether it was used).
     public var paceOffered: Bool
+    /// Chip Authentication's result when DG14 offered it and it was asked for.
+    public var chipAuthentication: VerificationCheck?
     /// Active Authentication's result when the chip has DG15 and it was asked for. Trust a
     /// pass only when Passive Authentication passed DG15.
     public var activeAuthentication: VerificationCheck?
@@ -27,7 +29,8 @@ public struct ChipContents: Sendable {
 
     public init(
         files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, refused: [LDSFile: StatusWord] = [:],
-        accessControl: AccessControl = .bac, paceOffered: Bool = false, activeAuthentication: VerificationCheck? = nil,
+        accessControl: AccessControl = .bac, paceOffered: Bool = false, chipAuthentication: VerificationCheck? = nil,
+        activeAuthentication: VerificationCheck? = nil,
         statistics: ChipReadStatistics = ChipReadStatistics()
     ) {
         self.files = files
@@ -35,6 +38,7 @@ public struct ChipContents: Sendable {
         self.refused = refused
         self.accessControl = accessControl
         self.paceOffered = paceOffered
+        self.chipAuthentication = chipAuthentication
         self.activeAuthentication = activeAuthentication
         self.statistics = statistics
     }

@@ -24,6 +24,8 @@ public struct ChipReader: Sendable {
         /// Whether to run PACE when EF.CardAccess offers a protocol ``PACE`` implements
         /// (falling back to BAC when it fails); `false` always runs BAC.
         public var preferPACE = true
+        /// Whether to run Chip Authentication when DG14 offers it (DG14 is then read first).
+        public var chipAuthentication = true
         /// Whether to run Active Authentication when the chip has DG15.
         public var activeAuthentication = true
 
@@ -82,6 +84,9 @@ private final class ReadSession {
     /// The PACE protocol to run, until it fails once.
     var pace: PACE.Parameters?
     var accessControl = ChipContents.AccessControl.bac
+    /// Chip Authentication to run after every access control, once DG14 offered it.
+    var chipAuthenticationParameters: ChipAuthentication.Parameters?
+    var chipAuthentication: VerificationCheck?
 
     init(reader: ChipReader) {
         self.reader = reader
@@ -119,7 +124,28 @@ private final class ReadSession {
         } catch {
             throw MRTDError(code: .malformedFile, message: "EF.COM does not parse", cause: error)
         }
-        let wanted = com.dataGroups.filter { $0.dataGroupNumber.map(reader.options.dataGroups.contains) ?? false } + [.sod]
+        var wanted = com.dataGroups.filter { $0.dataGroupNumber.map(reader.options.dataGroups.contains) ?? false } + [.sod]
+
+        // DG14 first when Chip Authentication may run, so the rest is read under its keys.
+        if reader.options.chipAuthentication, wanted.contains(.dg14) {
+            wanted.removeAll { $0 == .dg14 }
+            switch try await head(of: .dg14) {
+            case .present(let head, let total):
+                totalBytes += total
+                let bytes = try await readRest(of: .dg14, head: head, total: total)
+                files[.dg14] = bytes
+                if let infos = try? SecurityInfos(dataGroup14: bytes), let parameters = ChipAuthentication.Parameters(infos) {
+                    chipAuthenticationParameters = parameters
+                    do {
+                        try await runChipAuthentication()
+                    } catch where error.code == .transportFailure {
+                        try await recoverLostCard(error)  // authenticates again, Chip Authentication included
+                    }
+                }
+            case .refused(let status):
+                refused[.dg14] = status
+            }
+        }
 
         // Headers first, so the overall total is known before the long reads.
         var heads: [(file: LDSFile, head: [UInt8], total: Int)] = []
@@ -147,7 +173,7 @@ private final class ReadSession {
         statistics.finalReadLength = policy.current
         return ChipContents(
             files: files, cardAccess: cardAccess, refused: refused, accessControl: accessControl, paceOffered: paceOffered,
-            activeAuthentication: activeAuthentication, statistics: statistics)
+            chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication, statistics: statistics)
     }
 
     /// Active Authentication inside the session; a malformed DG15 or DG14 is a failed check.
@@ -190,9 +216,39 @@ private final class ReadSession {
         return data.isEmpty ? nil : data
     }
 
+    /// Access control, then Chip Authentication when DG14 offered it: what every new
+    /// session needs, the first and every one after a recovery.
+    func authenticate() async throws(MRTDError) {
+        try await runAccessControl()
+        if chipAuthenticationParameters != nil { try await runChipAuthentication() }
+    }
+
+    /// Chip Authentication on the current session. A chip that refuses it is recorded as a
+    /// failed check and read on without it, in a fresh session (its old one may be gone).
+    func runChipAuthentication() async throws(MRTDError) {
+        guard let parameters = chipAuthenticationParameters, let current = channel else { return }
+        do throws(MRTDError) {
+            let upgraded = try await ChipAuthentication.authenticate(with: parameters, over: current, transport: transport)
+            channel = upgraded
+            selected = nil
+            // The chip proves it holds the key by answering under the new keys.
+            let select = try await Self.transmit(Self.selectApplication, over: upgraded)
+            guard select.status == .success else {
+                throw MRTDError(code: .cardRefused, message: "the chip refused SELECT after Chip Authentication", statusWord: select.status)
+            }
+            chipAuthentication = VerificationCheck("chip authentication", .passed, "the chip answered under keys agreed with its DG14 key (\(parameters.protocolID))")
+        } catch where error.code == .transportFailure {
+            throw error
+        } catch {
+            chipAuthentication = VerificationCheck("chip authentication", .failed, error.description)
+            chipAuthenticationParameters = nil
+            try await runAccessControl()
+        }
+    }
+
     /// Runs PACE and selects the eMRTD application through it, or selects the application
     /// and runs BAC, replacing any earlier session.
-    func authenticate() async throws(MRTDError) {
+    func runAccessControl() async throws(MRTDError) {
         await channel?.close()
         channel = nil
         selected = nil
