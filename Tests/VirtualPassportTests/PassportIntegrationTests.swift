@@ -63,6 +63,36 @@ struct PassportIntegrationTests {
         await connection.disconnect()
     }
 
+    @Test func chipAndActiveAuthenticationThroughPCSC() async throws {
+        let issuer = try TestIssuer(signerValidity: (Self.now - Self.year)...(Self.now + Self.year))
+        let chipKey = try ChipAuthentication.chipKey(parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7")
+        let activeKey = try TestIssuer.activeAuthenticationKey(.rsa2048)
+        let dg14 = LDSEncoder.dataGroup14(securityInfos: [
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.2.2"), DER.integer(1)),
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.2"), chipKey.subjectPublicKeyInfo),
+        ])
+        let dataSet = try PassportDataSet.make(
+            faceSize: 15_000, dataGroup14: dg14, dataGroup15: LDSEncoder.dataGroup15(subjectPublicKeyInfo: activeKey.publicKey),
+            signSecurityObject: { try issuer.securityObject($0) })
+        let passport = VirtualPassport(
+            key: try dataSet.key(), files: dataSet.files, cardAccess: PassportDataSet.paceCardAccess(),
+            activeAuthenticationKey: activeKey.privateKey,
+            chipAuthenticationKey: .init(privateKey: chipKey.privateKey, parameterID: 13, cipher: .aes128))
+        let card = PCSCTestEnvironment.card(passport, port: Self.port)
+        try await insert(card)
+        defer { card.remove() }
+        let connection = try await connectWhenPresent()
+        let contents = try await ChipReader(transport: connection, key: try dataSet.key()).read()
+        #expect(contents.accessControl == .pace)
+        #expect(contents.chipAuthentication?.outcome == .passed)
+        #expect(contents.activeAuthentication?.outcome == .passed)
+        #expect(contents.files == dataSet.files)
+        let result = PassiveAuthentication.verify(files: contents.files, trustStore: TrustStore(certificates: [issuer.cscaCertificate]), at: Self.now)
+        #expect(result.outcome == .passed)
+        #expect(result.dataGroupHashes.keys.sorted() == [1, 2, 14, 15])
+        await connection.disconnect()
+    }
+
     @Test func tamperedDataGroupAndUnknownCSCAFailPassiveAuthentication() async throws {
         let document = try Self.document(faceSize: 4000)
         var files = document.dataSet.files
