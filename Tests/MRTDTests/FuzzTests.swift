@@ -127,4 +127,28 @@ import Testing
             #expect(rejected > 500, "\(parser.name) rejected only \(rejected) inputs")
         }
     }
+
+    /// The chip's secure messaging decoder (used by the virtual passport) never accepts a
+    /// forged or mutated command, and never traps.
+    @Test func chipSideNeverAcceptsAForgedCommand() throws {
+        var generator = SeededGenerator(state: 0xC41F_9303)
+        var terminal = try SecureMessagingTests.appendixSession(counter: "887022120C06C226")
+        let genuine = try terminal.protect(CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x04, le: 18))
+        var accepted = 0
+        for round in 0..<5_000 {
+            var chip = try SecureMessagingTests.appendixSession(counter: "887022120C06C226")
+            var command = genuine
+            if round % 2 == 0 {
+                command.data = Self.randomInput(&generator, maximumLength: 48)
+            } else {
+                let index = Int.random(in: 0..<command.data.count, using: &generator)
+                command.data[index] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            if (try? chip.unprotectCommand(command)) != nil { accepted += 1 }
+        }
+        #expect(accepted == 0)
+        // The genuine command does pass, so the check above can fail.
+        var chip = try SecureMessagingTests.appendixSession(counter: "887022120C06C226")
+        #expect(try chip.unprotectCommand(genuine) == CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x04, le: 18))
+    }
 }
