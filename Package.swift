@@ -33,7 +33,11 @@ let package = Package(
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
-        .target(name: "MRTD", dependencies: ["APDU", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "MRTD",
+            dependencies: ["APDU", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // Devices
         .target(
@@ -79,6 +83,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "MRTDTests",
+            dependencies: [
+                "MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -1,4 +1,5 @@
 public import APDU
+public import Logging
 
 /// Reads an eMRTD chip over any `APDUTransport`: EF.CardAccess, PACE where it offers a
 /// supported protocol (else BAC), EF.COM, then every wanted file EF.COM lists and EF.SOD,
@@ -41,6 +42,7 @@ public struct ChipReader: Sendable {
     let options: Options
     let reconnect: Reconnect?
     let progress: (@Sendable (ChipReadProgress) -> Void)?
+    let logger: Logger?
 
     /// - Parameters:
     ///   - transport: the plain transport to the chip.
@@ -48,10 +50,13 @@ public struct ChipReader: Sendable {
     ///   - options: what to read.
     ///   - reconnect: how to get the card back after it was lost; `nil` makes a lost card an error.
     ///   - progress: called after every chunk read.
+    ///   - logger: where recoveries, fallbacks and results are logged, as metadata without
+    ///     personal data; `nil` logs nothing.
     public init(
         transport: any APDUTransport, key: MRZKey, options: Options = Options(),
-        reconnect: Reconnect? = nil, progress: (@Sendable (ChipReadProgress) -> Void)? = nil
+        reconnect: Reconnect? = nil, progress: (@Sendable (ChipReadProgress) -> Void)? = nil, logger: Logger? = nil
     ) {
+        self.logger = logger
         self.transport = transport
         self.key = key
         self.options = options
@@ -168,6 +173,10 @@ private final class ReadSession {
             activeAuthentication = await runActiveAuthentication(dataGroup15: keyBytes, dataGroup14: files[.dg14])
         }
         var statistics = transport.statistics
+        reader.logger?.info("chip read", metadata: [
+            "accessControl": "\(accessControl.rawValue)", "files": "\(files.keys.sorted().map(\.name).joined(separator: ","))",
+            "bytes": "\(bytesRead)", "apdus": "\(statistics.total.commands)", "restarts": "\(restarts)", "reconnects": "\(reconnects)",
+        ])
         statistics.sessionRestarts = restarts
         statistics.reconnects = reconnects
         statistics.finalReadLength = policy.current
@@ -241,6 +250,7 @@ private final class ReadSession {
             throw error
         } catch {
             chipAuthentication = VerificationCheck("chip authentication", .failed, error.description)
+            reader.logger?.notice("chip authentication failed", metadata: ["error": "\(error.code.rawValue)"])
             chipAuthenticationParameters = nil
             try await runAccessControl()
         }
@@ -264,6 +274,7 @@ private final class ReadSession {
                 return
             } catch where error.code != .transportFailure {
                 // Doc 9303 Part 11 §4.2: a chip offering PACE also accepts BAC; do not try PACE again.
+                reader.logger?.notice("PACE failed, falling back to BAC", metadata: ["error": "\(error.code.rawValue)", "sw": "\(error.statusWord.map(String.init(describing:)) ?? "-")"])
                 self.pace = nil
             }
         }
@@ -393,6 +404,7 @@ private final class ReadSession {
         default:
             // 6700, 6Cxx and other errors: the chip or reader would not give this many bytes.
             guard policy.reduce(to: response.status.correctLength) else { return .refused(response.status) }
+            reader.logger?.debug("read length reduced", metadata: ["sw": "\(response.status)", "readLength": "\(policy.current)"])
             return nil
         }
     }
@@ -431,6 +443,9 @@ private final class ReadSession {
 
     func restartSession(after error: MRTDError? = nil) async throws(MRTDError) {
         restarts += 1
+        reader.logger?.notice("re-establishing the secure messaging session", metadata: [
+            "reason": "\(error?.code.rawValue ?? "extended length refused")", "restart": "\(restarts)", "readLength": "\(policy.current)",
+        ])
         guard restarts <= reader.options.maximumSessionRestarts else {
             throw error ?? MRTDError(code: .channelClosed, message: "secure messaging kept losing sync")
         }
@@ -443,6 +458,7 @@ private final class ReadSession {
         while true {
             guard let reconnect = reader.reconnect else { throw MRTDError(code: .cardLost, message: "the card left the reader", cause: error) }
             reconnects += 1
+            reader.logger?.notice("card lost, waiting for it to come back", metadata: ["reconnect": "\(reconnects)", "file": "\(selected?.name ?? "-")"])
             guard reconnects <= reader.options.maximumReconnects else {
                 throw MRTDError(code: .cardLost, message: "the card left the reader \(reconnects - 1) times", cause: error)
             }

@@ -135,6 +135,22 @@ import VirtualPassport
         #expect(Int(firstRead.p1) << 8 | Int(firstRead.p2) == 8 + 6 * 2000)
     }
 
+    @Test func logsRecoveriesWithoutPersonalData() async throws {
+        let dataSet = try TestPassport.dataSet()
+        var quirks = PassportQuirks()
+        quirks.wrongLengthAbove = 223
+        quirks.wrongLengthIsPlain = true
+        let (logger, store) = CapturingLogHandler.logger()
+        let reader = ChipReader(transport: InMemoryTransport(try TestPassport.passport(dataSet, quirks: quirks)), key: try dataSet.key(), logger: logger)
+        _ = try await reader.read()
+        let lines = store.all
+        #expect(lines.filter { $0.contains("re-establishing the secure messaging session") }.count == 3)
+        #expect(lines.contains { $0.hasPrefix("info chip read") && $0.contains("accessControl=BAC") })
+        for secret in ["L898902C", "ERIKSSON", "740812", "120415"] {
+            #expect(!lines.contains { $0.contains(secret) }, "\(secret) logged")
+        }
+    }
+
     @Test func cardLostWithoutReconnectIsCardLost() async throws {
         let dataSet = try TestPassport.dataSet()
         let transport = InMemoryTransport(try TestPassport.passport(dataSet))
