@@ -524,3 +524,42 @@ done:
     EC_GROUP_free(group);
     return ok;
 }
+
+int COpenSSL_make_crl(const uint8_t *issuer_cert, size_t issuer_cert_len,
+                      const uint8_t *issuer_key, size_t issuer_key_len,
+                      const long *revoked, size_t revoked_count, int64_t this_update, int64_t next_update,
+                      uint8_t *out, size_t out_cap, size_t *out_len) {
+    X509 *issuer = COpenSSL_certificate(issuer_cert, issuer_cert_len);
+    EVP_PKEY *key = COpenSSL_private_key(issuer_key, issuer_key_len);
+    X509_CRL *crl = X509_CRL_new();
+    ASN1_TIME *last = ASN1_TIME_set(NULL, (time_t)this_update);
+    ASN1_TIME *next = ASN1_TIME_set(NULL, (time_t)next_update);
+    unsigned char *der = NULL;
+    int der_len = 0;
+    int ok = -1;
+    if (issuer == NULL || key == NULL || crl == NULL || last == NULL || next == NULL) goto done;
+    ok = 0;
+    if (X509_CRL_set_version(crl, X509_CRL_VERSION_2) != 1) goto done;
+    if (X509_CRL_set_issuer_name(crl, X509_get_subject_name(issuer)) != 1) goto done;
+    if (X509_CRL_set1_lastUpdate(crl, last) != 1 || X509_CRL_set1_nextUpdate(crl, next) != 1) goto done;
+    for (size_t i = 0; i < revoked_count; i++) {
+        X509_REVOKED *entry = X509_REVOKED_new();
+        ASN1_INTEGER *serial = ASN1_INTEGER_new();
+        int added = entry != NULL && serial != NULL && ASN1_INTEGER_set(serial, revoked[i]) == 1
+            && X509_REVOKED_set_serialNumber(entry, serial) == 1 && X509_REVOKED_set_revocationDate(entry, last) == 1
+            && X509_CRL_add0_revoked(crl, entry) == 1;
+        ASN1_INTEGER_free(serial);
+        if (!added) { X509_REVOKED_free(entry); goto done; }
+    }
+    if (X509_CRL_sort(crl) != 1 || X509_CRL_sign(crl, key, EVP_sha256()) <= 0) goto done;
+    der_len = i2d_X509_CRL(crl, &der);
+    ok = COpenSSL_copy_out(der, der_len, out, out_cap, out_len);
+done:
+    OPENSSL_free(der);
+    ASN1_TIME_free(next);
+    ASN1_TIME_free(last);
+    X509_CRL_free(crl);
+    EVP_PKEY_free(key);
+    X509_free(issuer);
+    return ok;
+}

@@ -136,6 +136,15 @@ int COpenSSL_make_certificate(const char *country, const char *common_name, long
                               const uint8_t *issuer_key, size_t issuer_key_len,
                               uint8_t *out, size_t out_cap, size_t *out_len);
 
+/// Issues a CRL (test documents only) by `issuer_cert` with `issuer_key`, revoking the
+/// certificates with `revoked_count` serial numbers, valid from `this_update` to
+/// `next_update` (seconds since 1970), signed with SHA-256. Returns 1, 0 on failure, -1 for
+/// bad arguments or a small buffer.
+int COpenSSL_make_crl(const uint8_t *issuer_cert, size_t issuer_cert_len,
+                      const uint8_t *issuer_key, size_t issuer_key_len,
+                      const long *revoked, size_t revoked_count, int64_t this_update, int64_t next_update,
+                      uint8_t *out, size_t out_cap, size_t *out_len);
+
 /// Signs `content` as CMS SignedData (CMS_sign with CMS_PARTIAL, CMS_add1_signer,
 /// CMS_set1_eContentType, CMS_final) with eContentType `econtent_oid` (dotted text),
 /// the signer's certificate included, signed attributes, digest `digest`. Writes the

@@ -251,3 +251,23 @@ extension LibCrypto {
         }
     }
 }
+
+extension LibCrypto {
+    /// A CRL for a test PKI (`COpenSSL_make_crl`).
+    static func makeCRL(
+        issuerCertificate: [UInt8], issuerPrivateKey: [UInt8], revokedSerials: [Int], thisUpdate: Int64, nextUpdate: Int64
+    ) -> Result<[UInt8], OpenSSLError> {
+        let serials = revokedSerials.map { CLong($0) }
+        return output("COpenSSL_make_crl", capacity: 4096) { out, capacity, length in
+            issuerCertificate.withUnsafeBufferPointer { cert in
+                issuerPrivateKey.withUnsafeBufferPointer { key in
+                    serials.withUnsafeBufferPointer { serials in
+                        COpenSSL_make_crl(
+                            cert.baseAddress, cert.count, key.baseAddress, key.count, serials.baseAddress, serials.count,
+                            thisUpdate, nextUpdate, out, capacity, &length)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -49,6 +49,13 @@ package struct TestIssuer: Sendable {
             privateKey: signerPrivateKey, digest: digest.digest))
     }
 
+    /// A CRL of the CSCA; `revokeSigner` revokes the document signer (serial 2).
+    package func revocationList(revokeSigner: Bool, at time: Int64) throws(MRTDError) -> [UInt8] {
+        try Self.value(LibCrypto.makeCRL(
+            issuerCertificate: cscaCertificate, issuerPrivateKey: cscaPrivateKey, revokedSerials: revokeSigner ? [2] : [],
+            thisUpdate: time - 86_400, nextUpdate: time + 30 * 86_400))
+    }
+
     /// A fresh key pair for Active Authentication: (PKCS #8 private key, SubjectPublicKeyInfo).
     package static func activeAuthenticationKey(_ type: KeyType) throws(MRTDError) -> (privateKey: [UInt8], publicKey: [UInt8]) {
         try value(LibCrypto.generateKey(type.libcrypto))

@@ -88,6 +88,16 @@ import VirtualPassport
         #expect(result.dataGroupHashes[1]?.outcome == .failed)
     }
 
+    @Test func revokedDocumentSignerFailsTheChain() throws {
+        let (dataSet, issuer) = try Self.document()
+        let clean = TrustStore(certificates: [issuer.cscaCertificate], revocationLists: [try issuer.revocationList(revokeSigner: false, at: Self.now)])
+        #expect(PassiveAuthentication.verify(files: dataSet.files, trustStore: clean, at: Self.now).chain.outcome == .passed)
+        let revoking = TrustStore(certificates: [issuer.cscaCertificate], revocationLists: [try issuer.revocationList(revokeSigner: true, at: Self.now)])
+        let chain = PassiveAuthentication.verify(files: dataSet.files, trustStore: revoking, at: Self.now).chain
+        #expect(chain.outcome == .failed)
+        #expect(chain.reason.contains("revoked"), "\(chain.reason)")
+    }
+
     @Test func missingSODFailsEverything() {
         let result = PassiveAuthentication.verify(files: [.dg1: [0x61, 0x00]], trustStore: TrustStore(), at: Self.now)
         #expect(result.outcome == .failed)
