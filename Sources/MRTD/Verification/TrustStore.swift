@@ -78,8 +78,8 @@ public struct TrustStore: Sendable {
             } else if line.hasPrefix("-----END") {
                 if let body, let data = Data(base64Encoded: body) { blocks.append([UInt8](data)) }
                 body = nil
-            } else if body != nil {
-                body! += line.trimmingCharacters(in: .whitespaces)
+            } else if let current = body {
+                body = current + line.trimmingCharacters(in: .whitespaces)
             }
         }
         return blocks
