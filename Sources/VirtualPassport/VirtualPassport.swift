@@ -55,9 +55,11 @@ public final class VirtualPassport: CardApplication {
     ///   - quirks: the behaviour to show.
     ///   - activeAuthenticationKey: the PKCS #8 private key matching DG15, for INTERNAL AUTHENTICATE.
     ///   - chipAuthenticationKey: the static key matching DG14, for Chip Authentication.
+    ///   - cardAccessNumber: the CAN PACE also accepts.
     public init(
         key: MRZKey, files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, quirks: PassportQuirks = PassportQuirks(),
-        activeAuthenticationKey: [UInt8]? = nil, chipAuthenticationKey: ChipAuthenticationKey? = nil
+        activeAuthenticationKey: [UInt8]? = nil, chipAuthenticationKey: ChipAuthenticationKey? = nil,
+        cardAccessNumber: CardAccessNumber? = nil
     ) {
         self.key = key
         self.activeAuthenticationKey = activeAuthenticationKey
@@ -68,7 +70,7 @@ public final class VirtualPassport: CardApplication {
         let master = cardAccess.map { [FileSystem.ElementaryFile(fid: LDSFile.cardAccess.fid, sfi: LDSFile.cardAccess.sfi, contents: $0)] } ?? []
         let fileSystem = FileSystem(masterFiles: master, applications: [.init(aid: Self.applicationIdentifier, files: elementaryFiles)])
         let paceParameters = cardAccess.flatMap { try? SecurityInfos(cardAccess: $0) }.flatMap(PACE.Parameters.choose(from:))
-        let pace = paceParameters.flatMap { try? PACE.ChipSession(parameters: $0, key: key) }
+        let pace = paceParameters.flatMap { try? PACE.ChipSession(parameters: $0, key: key, cardAccessNumber: cardAccessNumber) }
         state = Mutex(State(fileSystem: fileSystem, quirks: quirks, pace: pace))
         atr = quirks.extendedLength ? FileSystemCard.defaultATR : Self.shortLengthATR
     }

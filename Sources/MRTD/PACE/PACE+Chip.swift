@@ -14,15 +14,20 @@ extension PACE {
         }
 
         private let supported: Parameters
-        private let password: [UInt8]
+        /// Password bytes by password reference (1 MRZ, 2 CAN).
+        private let passwords: [UInt8: [UInt8]]
+        private var password: [UInt8] = []
         private var state = State.idle
 
         /// - Parameters:
         ///   - parameters: the protocol the chip's EF.CardAccess offers.
-        ///   - key: the document's MRZ key (the only password this chip accepts).
-        package init(parameters: Parameters, key: MRZKey) throws(MRTDError) {
+        ///   - key: the document's MRZ key.
+        ///   - cardAccessNumber: the CAN, when the chip accepts one.
+        package init(parameters: Parameters, key: MRZKey, cardAccessNumber: CardAccessNumber? = nil) throws(MRTDError) {
             supported = parameters
-            password = try Password.mrz(key).bytes()
+            var passwords: [UInt8: [UInt8]] = [0x01: try Password.mrz(key).bytes()]
+            if let cardAccessNumber { passwords[0x02] = try Password.can(cardAccessNumber).bytes() }
+            self.passwords = passwords
         }
 
         /// What the chip answers, and the session once the terminal's token verified.
@@ -43,8 +48,10 @@ extension PACE {
             if command.ins == 0x22 {
                 guard command.p1 == 0xC1, command.p2 == 0xA4, let objects = try? TLV.parseAll(command.data),
                     objects.first(where: { $0.tag == 0x80 })?.value == supported.protocolID.contents,
-                    objects.first(where: { $0.tag == 0x83 })?.value == [0x01]
+                    let reference = objects.first(where: { $0.tag == 0x83 })?.value, reference.count == 1,
+                    let chosen = passwords[reference[0]]
                 else { throw Refusal(status: .incorrectData) }
+                password = chosen
                 state = .ready(supported)
                 return (ResponseAPDU(status: .success), nil)
             }

@@ -38,7 +38,7 @@ public struct ChipReader: Sendable {
     public typealias Reconnect = @Sendable () async throws -> any APDUTransport
 
     let transport: any APDUTransport
-    let key: MRZKey
+    let password: PACE.Password
     let options: Options
     let reconnect: Reconnect?
     let progress: (@Sendable (ChipReadProgress) -> Void)?
@@ -46,7 +46,7 @@ public struct ChipReader: Sendable {
 
     /// - Parameters:
     ///   - transport: the plain transport to the chip.
-    ///   - key: the MRZ key for BAC.
+    ///   - key: the MRZ key, for PACE and BAC.
     ///   - options: what to read.
     ///   - reconnect: how to get the card back after it was lost; `nil` makes a lost card an error.
     ///   - progress: called after every chunk read.
@@ -56,12 +56,28 @@ public struct ChipReader: Sendable {
         transport: any APDUTransport, key: MRZKey, options: Options = Options(),
         reconnect: Reconnect? = nil, progress: (@Sendable (ChipReadProgress) -> Void)? = nil, logger: Logger? = nil
     ) {
-        self.logger = logger
+        self.init(transport: transport, password: .mrz(key), options: options, reconnect: reconnect, progress: progress, logger: logger)
+    }
+
+    /// A reader that opens the chip with its card access number: PACE only, since BAC
+    /// needs the MRZ; a chip without PACE fails with `.accessDenied`.
+    public init(
+        transport: any APDUTransport, cardAccessNumber: CardAccessNumber, options: Options = Options(),
+        reconnect: Reconnect? = nil, progress: (@Sendable (ChipReadProgress) -> Void)? = nil, logger: Logger? = nil
+    ) {
+        self.init(transport: transport, password: .can(cardAccessNumber), options: options, reconnect: reconnect, progress: progress, logger: logger)
+    }
+
+    private init(
+        transport: any APDUTransport, password: PACE.Password, options: Options,
+        reconnect: Reconnect?, progress: (@Sendable (ChipReadProgress) -> Void)?, logger: Logger?
+    ) {
         self.transport = transport
-        self.key = key
+        self.password = password
         self.options = options
         self.reconnect = reconnect
         self.progress = progress
+        self.logger = logger
     }
 
     /// Reads the chip.
@@ -264,7 +280,7 @@ private final class ReadSession {
         selected = nil
         if let pace {
             do throws(MRTDError) {
-                let established = try await PACE.establish(password: .mrz(reader.key), parameters: pace, over: transport)
+                let established = try await PACE.establish(password: reader.password, parameters: pace, over: transport)
                 let select = try await Self.transmit(Self.selectApplication, over: established)
                 guard select.status == .success else {
                     throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
@@ -283,7 +299,10 @@ private final class ReadSession {
         guard select.status == .success else {
             throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
         }
-        channel = try await BAC.establish(with: reader.key, over: transport)
+        guard case .mrz(let key) = reader.password else {
+            throw MRTDError(code: .accessDenied, message: "the chip does not run PACE with the card access number, and BAC needs the MRZ")
+        }
+        channel = try await BAC.establish(with: key, over: transport)
     }
 
     /// A command through the secure channel, whose errors are all ``MRTDError``.

@@ -220,6 +220,26 @@ import VirtualPassport
         #expect(contents.files == dataSet.files)
     }
 
+    @Test func cardAccessNumberOpensThroughPACE() async throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 2000)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess()
+        let can = try CardAccessNumber("123456")
+        let passport = VirtualPassport(key: try dataSet.key(), files: dataSet.files, cardAccess: dataSet.cardAccess, cardAccessNumber: can)
+        let contents = try await ChipReader(transport: InMemoryTransport(passport), cardAccessNumber: can).read()
+        #expect(contents.accessControl == .pace)
+        #expect(contents.files == dataSet.files)
+
+        let wrong = await #expect(throws: MRTDError.self) {
+            try await ChipReader(transport: InMemoryTransport(passport), cardAccessNumber: try CardAccessNumber("654321")).read()
+        }
+        #expect(wrong?.code == .accessDenied)
+
+        // Without PACE a CAN cannot open the chip.
+        let noPACE = try TestPassport.passport(try TestPassport.dataSet(faceSize: 500))
+        let refused = await #expect(throws: MRTDError.self) { try await ChipReader(transport: InMemoryTransport(noPACE), cardAccessNumber: can).read() }
+        #expect(refused?.code == .accessDenied)
+    }
+
     @Test func paceCanBeTurnedOff() async throws {
         var dataSet = try TestPassport.dataSet(faceSize: 500)
         dataSet.cardAccess = PassportDataSet.paceCardAccess()
