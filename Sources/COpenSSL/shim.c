@@ -563,3 +563,32 @@ done:
     X509_free(issuer);
     return ok;
 }
+
+int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_len,
+                           const uint8_t *static_key, size_t static_key_len,
+                           uint8_t *out, size_t out_cap, size_t *out_len) {
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    int ok = 0;
+    BN_CTX *ctx = BN_CTX_new();
+    BIGNUM *a = BN_bin2bn(map_key, (int)map_key_len, NULL);
+    BIGNUM *b = BN_bin2bn(static_key, (int)static_key_len, NULL);
+    BIGNUM *inverse = BN_new();
+    BIGNUM *r = BN_new();
+    const BIGNUM *order = EC_GROUP_get0_order(group);
+    int len = BN_num_bytes(order);
+    if (ctx == NULL || a == NULL || b == NULL || inverse == NULL || r == NULL || (size_t)len > out_cap) goto done;
+    if (BN_mod_inverse(inverse, b, order, ctx) == NULL) goto done;
+    if (BN_mod_mul(r, a, inverse, order, ctx) != 1) goto done;
+    if (BN_bn2binpad(r, out, len) != len) goto done;
+    *out_len = (size_t)len;
+    ok = 1;
+done:
+    BN_clear_free(r);
+    BN_clear_free(inverse);
+    BN_clear_free(b);
+    BN_clear_free(a);
+    BN_CTX_free(ctx);
+    EC_GROUP_free(group);
+    return ok;
+}

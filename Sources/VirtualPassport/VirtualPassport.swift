@@ -56,10 +56,12 @@ public final class VirtualPassport: CardApplication {
     ///   - activeAuthenticationKey: the PKCS #8 private key matching DG15, for INTERNAL AUTHENTICATE.
     ///   - chipAuthenticationKey: the static key matching DG14, for Chip Authentication.
     ///   - cardAccessNumber: the CAN PACE also accepts.
+    ///   - cardSecurity: EF.CardSecurity for the master file; with PACE-CAM it must hold the
+    ///     public half of `chipAuthenticationKey`.
     public init(
         key: MRZKey, files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, quirks: PassportQuirks = PassportQuirks(),
         activeAuthenticationKey: [UInt8]? = nil, chipAuthenticationKey: ChipAuthenticationKey? = nil,
-        cardAccessNumber: CardAccessNumber? = nil
+        cardAccessNumber: CardAccessNumber? = nil, cardSecurity: [UInt8]? = nil
     ) {
         self.key = key
         self.activeAuthenticationKey = activeAuthenticationKey
@@ -67,10 +69,16 @@ public final class VirtualPassport: CardApplication {
         let elementaryFiles = files.keys.sorted().map { file in
             FileSystem.ElementaryFile(fid: file.fid, sfi: file.sfi, contents: files[file] ?? [], protected: true)
         }
-        let master = cardAccess.map { [FileSystem.ElementaryFile(fid: LDSFile.cardAccess.fid, sfi: LDSFile.cardAccess.sfi, contents: $0)] } ?? []
+        var master = cardAccess.map { [FileSystem.ElementaryFile(fid: LDSFile.cardAccess.fid, sfi: LDSFile.cardAccess.sfi, contents: $0)] } ?? []
+        if let cardSecurity {
+            // Readable only after PACE, as Doc 9303 Part 11 §9.2.11 allows.
+            master.append(FileSystem.ElementaryFile(fid: LDSFile.cardSecurity.fid, sfi: LDSFile.cardSecurity.sfi, contents: cardSecurity, protected: true))
+        }
         let fileSystem = FileSystem(masterFiles: master, applications: [.init(aid: Self.applicationIdentifier, files: elementaryFiles)])
         let paceParameters = cardAccess.flatMap { try? SecurityInfos(cardAccess: $0) }.flatMap(PACE.Parameters.choose(from:))
-        let pace = paceParameters.flatMap { try? PACE.ChipSession(parameters: $0, key: key, cardAccessNumber: cardAccessNumber) }
+        let pace = paceParameters.flatMap {
+            try? PACE.ChipSession(parameters: $0, key: key, cardAccessNumber: cardAccessNumber, staticKey: chipAuthenticationKey?.privateKey)
+        }
         state = Mutex(State(fileSystem: fileSystem, quirks: quirks, pace: pace))
         atr = quirks.extendedLength ? FileSystemCard.defaultATR : Self.shortLengthATR
     }

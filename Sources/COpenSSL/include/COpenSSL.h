@@ -189,6 +189,13 @@ int COpenSSL_ec_map_generic(int param_id, const uint8_t *s, size_t s_len,
 /// to the order's length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
 int COpenSSL_ec_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
 
+/// PACE Chip Authentication Mapping, chip side (test documents only): CA = `map_key` x
+/// `static_key`^-1 mod the group order (BN_mod_inverse, BN_mod_mul), padded to the order's
+/// length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
+int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_len,
+                           const uint8_t *static_key, size_t static_key_len,
+                           uint8_t *out, size_t out_cap, size_t *out_len);
+
 /// Pops the oldest error from OpenSSL's thread-local queue (ERR_get_error) and writes its
 /// text (ERR_error_string_n) to `buf`. Returns the error code, 0 when the queue is empty.
 /// Clears the rest of the queue so the next failure reports its own cause.

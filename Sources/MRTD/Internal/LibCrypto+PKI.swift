@@ -271,3 +271,16 @@ extension LibCrypto {
         }
     }
 }
+
+extension LibCrypto {
+    /// CA = map key × static key⁻¹ mod n, the chip's PACE-CAM scalar (`COpenSSL_ec_cam_scalar`).
+    static func ecChipAuthenticationScalar(parameterID: Int, mappingKey: [UInt8], staticKey: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+        output("COpenSSL_ec_cam_scalar", capacity: 80) { out, capacity, length in
+            mappingKey.withUnsafeBufferPointer { a in
+                staticKey.withUnsafeBufferPointer { b in
+                    COpenSSL_ec_cam_scalar(CInt(parameterID), a.baseAddress, a.count, b.baseAddress, b.count, out, capacity, &length)
+                }
+            }
+        }
+    }
+}

@@ -41,6 +41,30 @@ public struct SecurityInfos: Hashable, Sendable, CustomStringConvertible {
         infos = try Self.parse(set, bytes: bytes, reader: reader)
     }
 
+    /// Parses EF.CardSecurity (CMS SignedData whose content is the SecurityInfos set); the
+    /// signature is not checked here.
+    /// - Throws: ``LDSError`` with the offset of the first problem.
+    public init(cardSecurity bytes: [UInt8]) throws(LDSError) {
+        let reader = ASN1Reader(file: .cardSecurity)
+        let parts = try SecurityObject.signedData(reader.parse(bytes), bytes: bytes, reader: reader, contentType: "0.4.0.127.0.7.3.2.1", what: "a SecurityInfos object")
+        var inner = ASN1Reader(file: .cardSecurity)
+        inner.base = parts.contentOffset
+        let set = try inner.expect(inner.parse(parts.content), tag: ASN1Reader.Tag.set, "the SecurityInfos set")
+        infos = try Self.parse(set, bytes: parts.content, reader: inner)
+    }
+
+    /// The uncompressed point of the first ChipAuthenticationPublicKeyInfo (id-PK-ECDH), whatever
+    /// form its domain parameters take.
+    public var chipAuthenticationPublicPoint: [UInt8]? {
+        for info in infos {
+            guard case .chipAuthenticationPublicKey(let oid, let spki, _) = info, oid == "0.4.0.127.0.7.2.2.1.2",
+                let key = try? TLV.parse(spki), let bits = key.children.last, bits.tag == 0x03, bits.value.first == 0x00
+            else { continue }
+            return Array(bits.value.dropFirst())
+        }
+        return nil
+    }
+
     private static func parse(_ set: TLV, bytes: [UInt8], reader: ASN1Reader) throws(LDSError) -> [Info] {
         var infos: [Info] = []
         for info in set.children {

@@ -9,8 +9,8 @@ extension PACE {
             case idle
             case ready(Parameters)
             case nonceSent(Parameters, nonce: [UInt8])
-            case mapped(Parameters, generator: [UInt8])
-            case agreed(Parameters, SecureMessaging, terminalKey: [UInt8], chipKey: [UInt8])
+            case mapped(Parameters, generator: [UInt8], mappingKey: [UInt8])
+            case agreed(Parameters, SecureMessaging, terminalKey: [UInt8], chipKey: [UInt8], mappingKey: [UInt8])
         }
 
         private let supported: Parameters
@@ -18,13 +18,17 @@ extension PACE {
         private let passwords: [UInt8: [UInt8]]
         private var password: [UInt8] = []
         private var state = State.idle
+        /// The static private key of EF.CardSecurity, for PACE-CAM.
+        private let staticKey: [UInt8]?
 
         /// - Parameters:
         ///   - parameters: the protocol the chip's EF.CardAccess offers.
         ///   - key: the document's MRZ key.
         ///   - cardAccessNumber: the CAN, when the chip accepts one.
-        package init(parameters: Parameters, key: MRZKey, cardAccessNumber: CardAccessNumber? = nil) throws(MRTDError) {
+        ///   - staticKey: the chip's static private key (EF.CardSecurity), needed for PACE-CAM.
+        package init(parameters: Parameters, key: MRZKey, cardAccessNumber: CardAccessNumber? = nil, staticKey: [UInt8]? = nil) throws(MRTDError) {
             supported = parameters
+            self.staticKey = staticKey
             var passwords: [UInt8: [UInt8]] = [0x01: try Password.mrz(key).bytes()]
             if let cardAccessNumber { passwords[0x02] = try Password.can(cardAccessNumber).bytes() }
             self.passwords = passwords
@@ -82,9 +86,9 @@ extension PACE {
                 let publicKey = try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: nil))
                 let shared = try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: data))
                 let generator = try crypto(LibCrypto.ecMapGeneric(parameterID: id, nonce: nonce, point: shared))
-                state = .mapped(parameters, generator: generator)
+                state = .mapped(parameters, generator: generator, mappingKey: key)
                 return (Self.answer(0x82, publicKey), nil)
-            case .mapped(let parameters, let generator):
+            case .mapped(let parameters, let generator, let mappingKey):
                 let id = parameters.parameterID
                 let key = try crypto(LibCrypto.ecRandomScalar(parameterID: id))
                 let publicKey = try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: generator))
@@ -95,9 +99,9 @@ extension PACE {
                     cipher: parameters.cipher, encryptionKey: encryption, macKey: mac,
                     sendSequenceCounter: [UInt8](repeating: 0, count: parameters.cipher.blockSize))
                 else { throw Refusal(status: .noPreciseDiagnosis) }
-                state = .agreed(parameters, messaging, terminalKey: data, chipKey: publicKey)
+                state = .agreed(parameters, messaging, terminalKey: data, chipKey: publicKey, mappingKey: mappingKey)
                 return (Self.answer(0x84, publicKey), nil)
-            case .agreed(let parameters, let messaging, let terminalKey, let chipKey):
+            case .agreed(let parameters, let messaging, let terminalKey, let chipKey, let mappingKey):
                 let oid = parameters.protocolID.contents
                 guard let expected = try? token(macKey: messaging.macKey, cipher: parameters.cipher, oid: oid, publicKey: chipKey),
                     Bytes.constantTimeEqual(expected, data)
@@ -106,7 +110,15 @@ extension PACE {
                     throw Refusal(status: .noPreciseDiagnosis)
                 }
                 state = .idle
-                return (Self.answer(0x86, chipToken), messaging)
+                var body = TLV.encode(tag: 0x86, value: chipToken)
+                if parameters.chipAuthenticationMapping, let staticKey {
+                    // CA_IC = SK_map,IC × SK_IC⁻¹, encrypted under KSenc with IV = E(KSenc, −1).
+                    let scalar = try crypto(LibCrypto.ecChipAuthenticationScalar(parameterID: parameters.parameterID, mappingKey: mappingKey, staticKey: staticKey))
+                    let iv = try crypto(chipAuthenticationIV(messaging.encryptionKey))
+                    let encrypted = try crypto(LibCrypto.cipher(.aesCBC, encrypt: true, key: messaging.encryptionKey, iv: iv, data: ISO9797.pad(scalar, blockSize: 16)))
+                    body += TLV.encode(tag: 0x8A, value: encrypted)
+                }
+                return (ResponseAPDU(data: TLV.encode(tag: 0x7C, value: body), status: .success), messaging)
             }
         }
 

@@ -4,10 +4,10 @@ public import APDU
 /// that replaces BAC where EF.CardAccess offers it.
 ///
 /// This implements Generic Mapping over ECDH on the standardized NIST and brainpool
-/// curves (domain parameters 8–18) with 3DES and AES-128/192/256 session keys, on
-/// libcrypto's EC primitives through the shim. Integrated Mapping, DH groups and Chip
-/// Authentication Mapping are not implemented; ``Parameters/init(protocol:parameterID:)``
-/// refuses them, so a reader falls back to BAC.
+/// curves (domain parameters 8–18) with 3DES and AES-128/192/256 session keys, and Chip
+/// Authentication Mapping (ECDH-CAM, AES) on top of it, on libcrypto's EC primitives
+/// through the shim. Integrated Mapping and DH groups are not implemented;
+/// ``Parameters/init(protocol:parameterID:)`` refuses them, so a reader falls back to BAC.
 public enum PACE {
     /// The shared password.
     public enum Password: Sendable {
@@ -40,15 +40,23 @@ public enum PACE {
         /// The standardized domain parameter ID (BSI TR-03110 Part 3 Table 4).
         public let parameterID: Int
         public let cipher: SecureMessagingCipher
+        /// Whether this is PACE-CAM: Generic Mapping plus the chip's proof of its static key.
+        public let chipAuthenticationMapping: Bool
 
         /// id-PACE-ECDH-GM (0.4.0.127.0.7.2.2.4.2).
         public static let ecdhGenericMapping: OID = "0.4.0.127.0.7.2.2.4.2"
+        /// id-PACE-ECDH-CAM (0.4.0.127.0.7.2.2.4.6).
+        public static let ecdhChipAuthenticationMapping: OID = "0.4.0.127.0.7.2.2.4.6"
 
         /// `nil` for protocols or domain parameters not implemented.
         public init?(protocol protocolID: OID, parameterID: Int?) {
-            guard let parameterID, (8...18).contains(parameterID), protocolID.hasPrefix(Self.ecdhGenericMapping),
+            let cam = protocolID.hasPrefix(Self.ecdhChipAuthenticationMapping)
+            guard let parameterID, (8...18).contains(parameterID), protocolID.hasPrefix(Self.ecdhGenericMapping) || cam,
                 protocolID.arcs.count == Self.ecdhGenericMapping.arcs.count + 1
             else { return nil }
+            // CAM is defined for AES only (BSI TR-03110 Part 3 §A.1.1.1).
+            if cam && protocolID.arcs.last == 1 { return nil }
+            chipAuthenticationMapping = cam
             switch protocolID.arcs.last {
             case 1: cipher = .tripleDES
             case 2: cipher = .aes128
@@ -60,14 +68,16 @@ public enum PACE {
             self.parameterID = parameterID
         }
 
-        /// The first PACEInfo of EF.CardAccess this implementation supports.
+        /// The PACEInfo of EF.CardAccess to run: CAM before GM (it also authenticates the
+        /// chip), otherwise the first supported one.
         public static func choose(from infos: SecurityInfos) -> Parameters? {
+            var supported: [Parameters] = []
             for info in infos.infos {
                 if case .pace(let oid, _, let parameterID) = info, let parameters = Parameters(protocol: oid, parameterID: parameterID) {
-                    return parameters
+                    supported.append(parameters)
                 }
             }
-            return nil
+            return supported.first(where: \.chipAuthenticationMapping) ?? supported.first
         }
 
         public var description: String { "PACE \(protocolID) on parameters \(parameterID)" }
@@ -80,17 +90,38 @@ public enum PACE {
     public static func establish(
         password: Password, parameters: Parameters, over transport: any APDUTransport
     ) async throws(MRTDError) -> SecureChannel {
-        try await establish(password: password, parameters: parameters, over: transport) { () throws(MRTDError) -> [UInt8] in
+        try await run(password: password, parameters: parameters, over: transport).channel
+    }
+
+    /// What a PACE run leaves besides the channel: what Chip Authentication Mapping needs.
+    struct Outcome {
+        var channel: SecureChannel
+        /// The chip's mapping public key PK_map,IC.
+        var chipMappingKey: [UInt8]
+        /// DO'8A' of the last GENERAL AUTHENTICATE: the encrypted CA_IC of PACE-CAM, if sent.
+        var encryptedChipAuthenticationData: [UInt8]?
+        var encryptionKey: [UInt8]
+    }
+
+    static func run(password: Password, parameters: Parameters, over transport: any APDUTransport) async throws(MRTDError) -> Outcome {
+        try await run(password: password, parameters: parameters, over: transport) { () throws(MRTDError) -> [UInt8] in
             try value(LibCrypto.ecRandomScalar(parameterID: parameters.parameterID))
         }
     }
 
-    /// ``establish(password:parameters:over:)`` with the terminal's private keys from
-    /// `privateKey`, called for the mapping key and then the ephemeral key (for known answers).
     static func establish(
         password: Password, parameters: Parameters, over transport: any APDUTransport,
         privateKey: () throws(MRTDError) -> [UInt8]
     ) async throws(MRTDError) -> SecureChannel {
+        try await run(password: password, parameters: parameters, over: transport, privateKey: privateKey).channel
+    }
+
+    /// ``establish(password:parameters:over:)`` with the terminal's private keys from
+    /// `privateKey`, called for the mapping key and then the ephemeral key (for known answers).
+    static func run(
+        password: Password, parameters: Parameters, over transport: any APDUTransport,
+        privateKey: () throws(MRTDError) -> [UInt8]
+    ) async throws(MRTDError) -> Outcome {
         let cipher = parameters.cipher
         let oid = parameters.protocolID.contents
         // MSE:Set AT: protocol and password reference.
@@ -154,7 +185,39 @@ public enum PACE {
         }
         let messaging = try SecureMessaging(
             cipher: cipher, encryptionKey: encryptionKey, macKey: macKey, sendSequenceCounter: [UInt8](repeating: 0, count: cipher.blockSize))
-        return SecureChannel(over: transport, messaging: messaging)
+        return Outcome(
+            channel: SecureChannel(over: transport, messaging: messaging), chipMappingKey: chipMapping,
+            encryptedChipAuthenticationData: tokenAnswer.first(where: { $0.tag == 0x8A })?.value, encryptionKey: encryptionKey)
+    }
+
+    /// The IV of the chip authentication data: E(KSenc, −1), all bits set (TR-03110 Part 3 §A.3.2).
+    static func chipAuthenticationIV(_ encryptionKey: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+        LibCrypto.cipher(.aesECB, encrypt: true, key: encryptionKey, iv: [], data: [UInt8](repeating: 0xFF, count: 16))
+    }
+
+    /// CA_IC from DO'8A': AES-CBC decryption with KSenc and ``chipAuthenticationIV(_:)``, unpadded.
+    static func decryptChipAuthenticationData(_ encrypted: [UInt8], encryptionKey: [UInt8]) -> [UInt8]? {
+        guard case .success(let iv) = chipAuthenticationIV(encryptionKey),
+            case .success(let decrypted) = LibCrypto.cipher(.aesCBC, encrypt: false, key: encryptionKey, iv: iv, data: encrypted)
+        else { return nil }
+        return ISO9797.unpad(decrypted, blockSize: 16)
+    }
+
+    /// Checks PACE Chip Authentication Mapping (Doc 9303 Part 11 §4.4.3.5): CA_IC times the
+    /// chip's static key from EF.CardSecurity must be the chip's mapping key.
+    static func verifyChipAuthenticationMapping(
+        encrypted: [UInt8], encryptionKey: [UInt8], parameterID: Int, chipMappingKey: [UInt8], chipStaticKey: [UInt8]
+    ) -> VerificationCheck {
+        let name = "chip authentication mapping"
+        guard let scalar = decryptChipAuthenticationData(encrypted, encryptionKey: encryptionKey) else {
+            return VerificationCheck(name, .failed, "the chip authentication data does not decrypt")
+        }
+        guard case .success(let product) = LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: chipStaticKey) else {
+            return VerificationCheck(name, .failed, "the chip's static key is not a point of the PACE curve")
+        }
+        return product == chipMappingKey
+            ? VerificationCheck(name, .passed, "CA_IC times the EF.CardSecurity key is the chip's mapping key")
+            : VerificationCheck(name, .failed, "CA_IC does not bind the mapping key to the EF.CardSecurity key: not the genuine chip")
     }
 
     /// The nonce: the cryptogram decrypted with Kπ, CBC with a zero IV.

@@ -15,12 +15,15 @@ public struct ChipContents: Sendable {
     public var files: [LDSFile: [UInt8]]
     /// EF.CardAccess when the chip has one (read before access control).
     public var cardAccess: [UInt8]?
+    /// EF.CardSecurity when PACE-CAM ran (read after PACE, for its chip authentication key).
+    public var cardSecurity: [UInt8]?
     /// Files EF.COM lists that the chip refused to give (for example DG3 behind EAC), with the answer.
     public var refused: [LDSFile: StatusWord]
     public var accessControl: AccessControl
     /// Whether EF.CardAccess offered PACE (``accessControl`` says whether it was used).
     public var paceOffered: Bool
-    /// Chip Authentication's result when DG14 offered it and it was asked for.
+    /// Chip Authentication's result: PACE-CAM's when it ran, else Chip Authentication's when
+    /// DG14 offered it and it was asked for.
     public var chipAuthentication: VerificationCheck?
     /// Active Authentication's result when the chip has DG15 and it was asked for. Trust a
     /// pass only when Passive Authentication passed DG15.
@@ -28,13 +31,14 @@ public struct ChipContents: Sendable {
     public var statistics: ChipReadStatistics
 
     public init(
-        files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, refused: [LDSFile: StatusWord] = [:],
+        files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, cardSecurity: [UInt8]? = nil, refused: [LDSFile: StatusWord] = [:],
         accessControl: AccessControl = .bac, paceOffered: Bool = false, chipAuthentication: VerificationCheck? = nil,
         activeAuthentication: VerificationCheck? = nil,
         statistics: ChipReadStatistics = ChipReadStatistics()
     ) {
         self.files = files
         self.cardAccess = cardAccess
+        self.cardSecurity = cardSecurity
         self.refused = refused
         self.accessControl = accessControl
         self.paceOffered = paceOffered
@@ -63,6 +67,7 @@ public struct ChipContents: Sendable {
         for key in files.keys { files[key] = files[key].map { [UInt8](repeating: 0, count: $0.count) } }
         files.removeAll()
         cardAccess = nil
+        cardSecurity = nil
     }
 }
 

@@ -108,6 +108,8 @@ private final class ReadSession {
     /// Chip Authentication to run after every access control, once DG14 offered it.
     var chipAuthenticationParameters: ChipAuthentication.Parameters?
     var chipAuthentication: VerificationCheck?
+    /// EF.CardSecurity, read once after PACE-CAM.
+    var cardSecurity: [UInt8]?
 
     init(reader: ChipReader) {
         self.reader = reader
@@ -147,8 +149,9 @@ private final class ReadSession {
         }
         var wanted = com.dataGroups.filter { $0.dataGroupNumber.map(reader.options.dataGroups.contains) ?? false } + [.sod]
 
-        // DG14 first when Chip Authentication may run, so the rest is read under its keys.
-        if reader.options.chipAuthentication, wanted.contains(.dg14) {
+        // DG14 first when Chip Authentication may run (and PACE-CAM did not already
+        // authenticate the chip), so the rest is read under its keys.
+        if reader.options.chipAuthentication, wanted.contains(.dg14), chipAuthentication?.outcome != .passed {
             wanted.removeAll { $0 == .dg14 }
             switch try await head(of: .dg14) {
             case .present(let head, let total):
@@ -197,8 +200,8 @@ private final class ReadSession {
         statistics.reconnects = reconnects
         statistics.finalReadLength = policy.current
         return ChipContents(
-            files: files, cardAccess: cardAccess, refused: refused, accessControl: accessControl, paceOffered: paceOffered,
-            chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication, statistics: statistics)
+            files: files, cardAccess: cardAccess, cardSecurity: cardSecurity, refused: refused, accessControl: accessControl,
+            paceOffered: paceOffered, chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication, statistics: statistics)
     }
 
     /// Active Authentication inside the session; a malformed DG15 or DG14 is a failed check.
@@ -272,6 +275,39 @@ private final class ReadSession {
         }
     }
 
+    /// Reads EF.CardSecurity (in the master file, right after PACE) and checks the chip's
+    /// CAM proof against its static key; the result is the Chip Authentication check.
+    func verifyChipAuthenticationMapping(_ outcome: PACE.Outcome, parameters: PACE.Parameters) async throws(MRTDError) {
+        let name = "chip authentication mapping"
+        guard let encrypted = outcome.encryptedChipAuthenticationData else {
+            chipAuthentication = VerificationCheck(name, .failed, "the chip ran PACE-CAM without sending its chip authentication data")
+            return
+        }
+        var bytes: [UInt8] = []
+        var total: Int?
+        if let status = try await select(.cardSecurity) {
+            chipAuthentication = VerificationCheck(name, .failed, "EF.CardSecurity cannot be selected (SW \(status))")
+            return
+        }
+        while bytes.count < (total ?? 8) {
+            guard let chunk = try await chunk(of: .cardSecurity, offset: bytes.count, le: policy.length(remaining: (total ?? 8) - bytes.count)) else {
+                continue  // the session was re-established: nothing more to check in it
+            }
+            guard case .data(let data) = chunk, !data.isEmpty else { break }
+            bytes += data
+            if total == nil { total = Self.totalLength(bytes) }
+        }
+        selected = nil
+        cardSecurity = bytes
+        guard let infos = try? SecurityInfos(cardSecurity: bytes), let point = infos.chipAuthenticationPublicPoint else {
+            chipAuthentication = VerificationCheck(name, .failed, "EF.CardSecurity holds no readable chip authentication key")
+            return
+        }
+        chipAuthentication = PACE.verifyChipAuthenticationMapping(
+            encrypted: encrypted, encryptionKey: outcome.encryptionKey, parameterID: parameters.parameterID,
+            chipMappingKey: outcome.chipMappingKey, chipStaticKey: point)
+    }
+
     /// Runs PACE and selects the eMRTD application through it, or selects the application
     /// and runs BAC, replacing any earlier session.
     func runAccessControl() async throws(MRTDError) {
@@ -280,7 +316,12 @@ private final class ReadSession {
         selected = nil
         if let pace {
             do throws(MRTDError) {
-                let established = try await PACE.establish(password: reader.password, parameters: pace, over: transport)
+                let outcome = try await PACE.run(password: reader.password, parameters: pace, over: transport)
+                let established = outcome.channel
+                if pace.chipAuthenticationMapping, cardSecurity == nil {
+                    channel = established
+                    try await verifyChipAuthenticationMapping(outcome, parameters: pace)
+                }
                 let select = try await Self.transmit(Self.selectApplication, over: established)
                 guard select.status == .success else {
                     throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)

@@ -5,7 +5,8 @@ import Testing
 /// PACE Generic Mapping over ECDH against the worked example of ICAO Doc 9303 Part 11
 /// Appendix G.1 (brainpoolP256r1, AES-128, MRZ T22000129/640812/101031), as reproduced in
 /// gmrtd/gmrtd `pace/pace_test.go` (TestDecryptNonce, TestDoGenericMappingEC,
-/// TestDoPace_GM_ECDH), and a 3DES exchange from the same file (TestDoPace_GM_ECDH_TDES_CBC_NZ).
+/// TestDoPace_GM_ECDH), a 3DES exchange from the same file (TestDoPace_GM_ECDH_TDES_CBC_NZ)
+/// and the PACE-CAM exchange of a German passport there (TestDoPace_CAM_ECDH_DE).
 @Suite struct PACETests {
     static func point(_ x: String, _ y: String) -> [UInt8] { [0x04] + hex(x) + hex(y) }
 
@@ -121,13 +122,73 @@ import Testing
         #expect(error?.code == .accessDenied)
     }
 
-    @Test func parametersCoverGenericMappingECDHOnly() throws {
+    @Test func parametersCoverECDHGenericAndChipAuthenticationMapping() throws {
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.2.4", parameterID: 16)?.cipher == .aes256)
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.2.2", parameterID: nil) == nil)  // explicit parameters
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.1.2", parameterID: 2) == nil)  // DH
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.4.2", parameterID: 13) == nil)  // ECDH IM
-        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.6.2", parameterID: 13) == nil)  // ECDH CAM
+        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.6.2", parameterID: 13)?.chipAuthenticationMapping == true)  // ECDH CAM
         let infos = try SecurityInfos(cardAccess: hex("31283012060a04007f000702020402040201020201103012060a04007f00070202040604020102020110"))
-        #expect(PACE.Parameters.choose(from: infos)?.protocolID == "0.4.0.127.0.7.2.2.4.2.4")
+        // As gmrtd's TestSelectPaceForConfig expects: CAM over GM, whatever the order.
+        #expect(PACE.Parameters.choose(from: infos)?.protocolID == "0.4.0.127.0.7.2.2.4.6.4")
+    }
+
+    static func chipAuthenticationMapping() throws -> Exchange {
+        Exchange(
+            parameters: try #require(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.6.2", parameterID: 13)),
+            key: try MRZKey(documentNumber: "C4KHNY1PF", birthDate: "780214", expiryDate: "330315"),
+            privateKeys: [hex("01fd26013f5bc41fad8bb09811e435f16fbe2eb3c2e1d999b0f63da8c3d58bb5"), hex("1fcd3d8ac4fae3960a14fea2925d75add335f13b248eba192358dded93a89552")],
+            replies: [
+                hex("9000"),
+                hex("7c1280109bff93e6ed9f5f9764ec0d783d14fb039000"),
+                hex("7c4382410476dc295c4fb14237d87318d70967e25ec45f74d6fd4aff588c90efb3d868f05b450ba6b64967227c2246dbe2905522c8086dac7f3bbe5cf3b192f0a0c2d97ee59000"),
+                hex("7c438441042315ae8143f21de15b35f083cfa148c5fcbd9f2eb9dcdc4519bcf337443e79e55b28a5e218fb919c30880d263e469645ff114c46ed29918910be3453527d21649000"),
+                hex("7c3c860819a2b9192e11512a8a30b3ae8830311b1d5605777f47cb4ed028346cd00105d32859de127da3d8398865358f26f08ebe410864eaf6e39f33f3f59000"),
+                hex("990290008e085f570baddd1002d29000"),
+                hex("871101d688d27a6d16f03619e76dcb59c1f1ec990290008e08b7df9a5982bb17299000"),
+            ],
+            sent: [
+                hex("0022c1a40f800a04007f00070202040602830101"),
+                hex("10860000027c0000"),
+                hex("10860000457c43814104303f340815eea501772393e299a4a6f6694600189c249c63a8513ff3fefa66e346d11970b5f76fb564c3b0e54b215528f647ec5a9ab209cdbe262e763d6119a100"),
+                hex("10860000457c438341048442b191ef5346a6b6dacb6cd5728c4a72f0ca7aecdf7afdfb3ef175e12a6f7c74f509af768b8dbe2cf42d16c1f00714691d78a19cdf1b493390d1173785f2b700"),
+                hex("008600000c7c0a8508fee088a4d7be1b7f00"),
+                hex("0ca4020c1d87110147ee2e3bd440fb596167f2bb6cd6395e8e08a105747484314bcf00"),
+                hex("0cb000000d9701048e085d283ec183cbb99800"),
+            ],
+            encryptionKey: hex("a8e85e938514ec67ae33cda3d43d3c48"),
+            macKey: hex("27f1adeb705a049a305b0c619b14b9b3"))
+    }
+
+    /// The German passport's PACE-CAM run: session keys, the chip authentication data
+    /// decrypting (with IV = E(KSenc, -1)) to a well-padded 32-byte CA_IC, and the first
+    /// secure messaging exchanges with EF.CardSecurity, byte for byte.
+    @Test func chipAuthenticationMappingExchange() async throws {
+        let exchange = try Self.chipAuthenticationMapping()
+        #expect(exchange.parameters.chipAuthenticationMapping && exchange.parameters.cipher == .aes128)
+        let card = ScriptedTransport(replies: exchange.replies)
+        var keys = exchange.privateKeys
+        let outcome = try await PACE.run(password: .mrz(exchange.key), parameters: exchange.parameters, over: card) { () throws(MRTDError) -> [UInt8] in
+            keys.removeFirst()
+        }
+        let messaging = try #require(await outcome.channel.messaging)
+        #expect(messaging.encryptionKey == exchange.encryptionKey && messaging.macKey == exchange.macKey)
+        let encrypted = try #require(outcome.encryptedChipAuthenticationData)
+        #expect(encrypted.count == 48)
+        #expect(PACE.decryptChipAuthenticationData(encrypted, encryptionKey: exchange.encryptionKey)?.count == 32)
+
+        let select = try await outcome.channel.transmit(CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [0x01, 0x1D]))
+        #expect(select.status == .success)
+        let head = try await outcome.channel.transmit(CommandAPDU(ins: 0xB0, le: 4))
+        #expect(head.status == .success && head.data.count == 4 && head.data.first == 0x30)
+        #expect(await card.sent == exchange.sent)
+    }
+
+    @Test func camIsPreferredOverGenericMapping() throws {
+        // The German passport's EF.CardAccess lists GM first, then CAM.
+        let infos = try SecurityInfos(cardAccess: hex("31283012060A04007F0007020204020202010202010D3012060A04007F0007020204060202010202010D"))
+        let chosen = try #require(PACE.Parameters.choose(from: infos))
+        #expect(chosen.chipAuthenticationMapping && chosen.protocolID == "0.4.0.127.0.7.2.2.4.6.2")
+        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.6.1", parameterID: 13) == nil)  // CAM with 3DES does not exist
     }
 }
