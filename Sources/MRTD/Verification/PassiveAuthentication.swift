@@ -198,4 +198,26 @@ public enum PassiveAuthentication {
             return VerificationCheck(name, .failed, "the document signer certificate does not decode: \(error)")
         }
     }
+
+    /// Verifies EF.CardSecurity the way EF.SOD is verified: its signed attributes, its
+    /// signature with the document signer certificate it carries, the chain to a CSCA and
+    /// the signer's validity. PACE-CAM's result is worth only as much as these checks.
+    public static func verifyCardSecurity(_ bytes: [UInt8], trustStore: TrustStore, at time: Int64) -> [VerificationCheck] {
+        let reader = ASN1Reader(file: .cardSecurity)
+        let parts: SecurityObject.SignedDataParts
+        do {
+            parts = try SecurityObject.signedData(
+                reader.parse(bytes), bytes: bytes, reader: reader, contentType: "0.4.0.127.0.7.3.2.1", what: "a SecurityInfos object")
+        } catch {
+            return [VerificationCheck("EF.CardSecurity", .failed, error.description)]
+        }
+        let certificate = parts.certificates.first
+        let attributes = signedAttributes(signer: parts.signer, content: parts.content, contentType: "0.4.0.127.0.7.3.2.1")
+        return [
+            VerificationCheck("EF.CardSecurity signed attributes", attributes.outcome, attributes.reason),
+            signature(parts.signer, content: parts.content, certificate: certificate),
+            chain(certificate, trustStore: trustStore),
+            validity(certificate, at: time),
+        ]
+    }
 }

@@ -7,8 +7,10 @@ import VirtualPassport
 /// PACE-CAM end to end against the virtual passport: EF.CardSecurity signed at test time
 /// by a generated document signer, the chip's static key generated at test time.
 @Suite struct ChipAuthenticationMappingTests {
+    static let issuer = Result { try TestIssuer(signerValidity: 0...4_000_000_000) }
+
     static func read(cloned: Bool) async throws -> (ChipContents, PassportDataSet) {
-        let issuer = try TestIssuer(signerValidity: 0...4_000_000_000)
+        let issuer = try Self.issuer.get()
         let key = try ChipAuthentication.chipKey(parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7")
         let published = cloned ? try ChipAuthentication.chipKey(parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7") : key
         let securityInfos = DER.set(
@@ -31,6 +33,14 @@ import VirtualPassport
         #expect(contents.chipAuthentication?.outcome == .passed, "\(String(describing: contents.chipAuthentication))")
         #expect(contents.chipAuthentication?.name == "chip authentication mapping")
         #expect(contents.files == dataSet.files)
+        let issuer = try Self.issuer.get()
+        let checks = PassiveAuthentication.verifyCardSecurity(
+            try #require(contents.cardSecurity), trustStore: TrustStore(certificates: [issuer.cscaCertificate]), at: 2_000_000_000)
+        #expect(checks.count == 4 && checks.allSatisfy { $0.outcome == .passed }, "\(checks)")
+        var tampered = try #require(contents.cardSecurity)
+        tampered[tampered.count / 3] ^= 0x01
+        #expect(PassiveAuthentication.verifyCardSecurity(tampered, trustStore: TrustStore(certificates: [issuer.cscaCertificate]), at: 2_000_000_000)
+            .contains { $0.outcome == .failed })
     }
 
     @Test func chipWhoseKeyIsNotInEFCardSecurityFails() async throws {
