@@ -65,6 +65,14 @@ let package = Package(
 
         // Composition
 
+        // Benchmarks
+        .executableTarget(
+            name: "MRTDBenchmark",
+            dependencies: ["MRTD", "VirtualPassport", "KioskTestKit"],
+            path: "Benchmarks/MRTDBenchmark",
+            swiftSettings: strict
+        ),
+
         // Test support
         .target(
             name: "KioskTestKit",

@@ -22,6 +22,8 @@ public struct ChipReadStatistics: Hashable, Sendable, CustomStringConvertible {
         public var commands = 0
         public var bytesSent = 0
         public var bytesReceived = 0
+
+        public init() {}
     }
 
     public var phases: [Phase: Counts] = [:]
