@@ -129,7 +129,11 @@ private final class ReadSession {
             }
         }
         transport.phase = .accessControl
-        try await authenticate()
+        do {
+            try await authenticate()
+        } catch where error.code == .transportFailure {
+            try await recoverLostCard(error)  // lifted during access control: wait and start over
+        }
         transport.phase = .reading
 
         var files: [LDSFile: [UInt8]] = [:]

@@ -151,6 +151,21 @@ import VirtualPassport
         }
     }
 
+    @Test func cardLostDuringBACIsWaitedFor() async throws {
+        let dataSet = try TestPassport.dataSet(faceSize: 1000)
+        let passport = try TestPassport.passport(dataSet)
+        let first = InMemoryTransport(passport)
+        first.failAfter(2)  // SELECT EF.CardAccess and SELECT AID pass; GET CHALLENGE meets an empty field
+        let second = InMemoryTransport(passport)
+        let contents = try await ChipReader(transport: first, key: try dataSet.key(), reconnect: {
+            passport.reset()
+            return second
+        }).read()
+        #expect(contents.files == dataSet.files)
+        #expect(contents.statistics.reconnects == 1)
+        #expect(passport.sessionsEstablished == 1)
+    }
+
     @Test func cardLostWithoutReconnectIsCardLost() async throws {
         let dataSet = try TestPassport.dataSet()
         let transport = InMemoryTransport(try TestPassport.passport(dataSet))
