@@ -104,6 +104,7 @@ public final class VirtualPassport: CardApplication {
             state.fileSystem.reset()
             state.chipNonce = nil
             state.session = nil
+            state.chipAuthenticationPending = false
         }
     }
 
