@@ -41,7 +41,11 @@ let package = Package(
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
-        .target(name: "MRTD", dependencies: ["APDU", "COpenSSL"], swiftSettings: strict),
+        .target(
+            name: "MRTD",
+            dependencies: ["APDU", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(
             name: "KioskLog",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -71,6 +75,12 @@ let package = Package(
         .target(
             name: "Flash",
             dependencies: ["CGPIOD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
+        .target(
+            name: "VirtualPassport",
+            dependencies: ["APDU", "MRTD", "VirtualCard"],
             swiftSettings: strict
         ),
 
@@ -105,6 +115,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "MRTDBenchmark",
+            dependencies: ["MRTD", "VirtualPassport", "KioskTestKit"],
+            path: "Benchmarks/MRTDBenchmark",
+            swiftSettings: strict
+        ),
+
         // Test support
         .target(
             name: "KioskTestKit",
@@ -128,6 +145,21 @@ let package = Package(
             dependencies: ["Flash", "Camera", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
+        .testTarget(
+            name: "VirtualPassportTests",
+            dependencies: [
+                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "MRTDTests",
+            dependencies: [
+                "MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -37,6 +37,10 @@ public struct MRTDError: Error, Sendable, CustomStringConvertible {
         case cryptoFailure
         /// The transport under the protocol failed; the cause is its error.
         case transportFailure
+        /// The card left the reader and did not come back within the recovery budget.
+        case cardLost
+        /// A file read from the chip is not what the LDS says; the cause is an ``LDSError``.
+        case malformedFile
     }
 
     public var code: Code

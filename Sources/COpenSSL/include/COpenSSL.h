@@ -17,6 +17,12 @@ enum {
     COPENSSL_DIGEST_SHA1 = 1,
     /// SHA-256 (EVP_sha256), 32-byte output.
     COPENSSL_DIGEST_SHA256 = 2,
+    /// SHA-224 (EVP_sha224), 28-byte output.
+    COPENSSL_DIGEST_SHA224 = 3,
+    /// SHA-384 (EVP_sha384), 48-byte output.
+    COPENSSL_DIGEST_SHA384 = 4,
+    /// SHA-512 (EVP_sha512), 64-byte output.
+    COPENSSL_DIGEST_SHA512 = 5,
 };
 
 /// Cipher algorithms for COpenSSL_cipher. All run without padding: callers pad.
@@ -61,6 +67,134 @@ int COpenSSL_cipher(int algorithm, int encrypt,
 int COpenSSL_aes_cmac(const uint8_t *key, size_t key_len,
                       const uint8_t *data, size_t data_len,
                       uint8_t *out);
+
+/// Signature schemes for COpenSSL_verify_signature and COpenSSL_sign.
+enum {
+    /// The key's default: PKCS #1 v1.5 for RSA, ECDSA (DER Ecdsa-Sig-Value) for EC keys.
+    COPENSSL_SIGNATURE_DEFAULT = 0,
+    /// RSASSA-PSS with MGF1 over the same digest.
+    COPENSSL_SIGNATURE_RSA_PSS = 1,
+};
+
+/// Where COpenSSL_verify_signature finds the public key.
+enum {
+    /// `key` is a DER X.509 certificate (d2i_X509, X509_get0_pubkey).
+    COPENSSL_KEY_CERTIFICATE = 0,
+    /// `key` is a DER SubjectPublicKeyInfo (d2i_PUBKEY).
+    COPENSSL_KEY_SPKI = 1,
+    /// `key` is a PKCS #8 DER private key (d2i_AutoPrivateKey); COpenSSL_key_info and COpenSSL_rsa_raw only.
+    COPENSSL_KEY_PRIVATE = 2,
+};
+
+/// Verifies `sig` over `data` (EVP_DigestVerifyInit, EVP_DigestVerify) with the public key
+/// of `key`. For PSS, `salt_len` is the salt length (RSA_PSS_SALTLEN_AUTO when negative).
+/// Returns 1 when the signature verifies, 0 when it does not or libcrypto failed (error
+/// queue set), -1 for unusable arguments (unknown digest, undecodable key).
+int COpenSSL_verify_signature(int key_kind, const uint8_t *key, size_t key_len,
+                              int digest, int scheme, int salt_len,
+                              const uint8_t *data, size_t data_len,
+                              const uint8_t *sig, size_t sig_len);
+
+/// Verifies the chain from the DER certificate `leaf` to one of `anchors_count` trusted
+/// DER certificates concatenated in `anchors` with their lengths in `anchor_lens`
+/// (X509_STORE, X509_V_FLAG_PARTIAL_CHAIN so a link certificate can be the anchor).
+/// Validity dates are not checked here (X509_V_FLAG_NO_CHECK_TIME); CRLs in `crls` (same
+/// layout) are checked when `crls_count` > 0 (X509_V_FLAG_CRL_CHECK).
+/// Returns 1 on success, 0 when the chain does not verify (`verify_error` holds the
+/// X509_V_ERR code and `reason` its text), -1 when an input does not decode.
+int COpenSSL_verify_chain(const uint8_t *leaf, size_t leaf_len,
+                          const uint8_t *anchors, const size_t *anchor_lens, size_t anchors_count,
+                          const uint8_t *crls, const size_t *crl_lens, size_t crls_count,
+                          int *verify_error, char *reason, size_t reason_len);
+
+/// Reads the validity period of a DER certificate as seconds since 1970 (X509_get0_notBefore,
+/// ASN1_TIME_to_tm). Returns 1 on success, -1 when the certificate does not decode.
+int COpenSSL_certificate_validity(const uint8_t *cert, size_t cert_len, int64_t *not_before, int64_t *not_after);
+
+/// Key types for COpenSSL_generate_key (test documents only).
+enum {
+    /// RSA 2048 (EVP_RSA_gen).
+    COPENSSL_KEY_RSA_2048 = 1,
+    /// ECDSA on P-256 (EVP_EC_gen "P-256").
+    COPENSSL_KEY_EC_P256 = 2,
+};
+
+/// Generates a key pair and writes its private key as PKCS #8 DER (i2d_PrivateKey) and its
+/// public key as SubjectPublicKeyInfo DER (i2d_PUBKEY). Returns 1, 0 on failure, -1 when
+/// a buffer is too small.
+int COpenSSL_generate_key(int kind, uint8_t *private_out, size_t private_cap, size_t *private_len,
+                          uint8_t *public_out, size_t public_cap, size_t *public_len);
+
+/// Issues an X.509 v3 certificate (test documents only): subject C and CN, serial, validity
+/// in seconds since 1970, basicConstraints CA when `is_ca`, signed with SHA-256 by
+/// `issuer_key` (PKCS #8 DER); self-signed when `issuer_cert` is NULL. Returns 1, 0 on
+/// failure, -1 for bad arguments or a small buffer.
+int COpenSSL_make_certificate(const char *country, const char *common_name, long serial,
+                              int64_t not_before, int64_t not_after, int is_ca,
+                              const uint8_t *subject_public, size_t subject_public_len,
+                              const uint8_t *issuer_cert, size_t issuer_cert_len,
+                              const uint8_t *issuer_key, size_t issuer_key_len,
+                              uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Issues a CRL (test documents only) by `issuer_cert` with `issuer_key`, revoking the
+/// certificates with `revoked_count` serial numbers, valid from `this_update` to
+/// `next_update` (seconds since 1970), signed with SHA-256. Returns 1, 0 on failure, -1 for
+/// bad arguments or a small buffer.
+int COpenSSL_make_crl(const uint8_t *issuer_cert, size_t issuer_cert_len,
+                      const uint8_t *issuer_key, size_t issuer_key_len,
+                      const long *revoked, size_t revoked_count, int64_t this_update, int64_t next_update,
+                      uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Signs `content` as CMS SignedData (CMS_sign with CMS_PARTIAL, CMS_add1_signer,
+/// CMS_set1_eContentType, CMS_final) with eContentType `econtent_oid` (dotted text),
+/// the signer's certificate included, signed attributes, digest `digest`. Writes the
+/// ContentInfo DER. Returns 1, 0 on failure, -1 for bad arguments or a small buffer.
+int COpenSSL_cms_sign(const uint8_t *content, size_t content_len, const char *econtent_oid,
+                      const uint8_t *cert, size_t cert_len, const uint8_t *key, size_t key_len,
+                      int digest, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Signs `data` (EVP_DigestSign) with a PKCS #8 DER private key. For EC keys the signature
+/// is DER Ecdsa-Sig-Value. Returns 1, 0 on failure, -1 for bad arguments or a small buffer.
+int COpenSSL_sign(const uint8_t *key, size_t key_len, int digest, int scheme,
+                  const uint8_t *data, size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Describes a key: `is_rsa` 1 for RSA, 0 for EC; `bits` the modulus or field size
+/// (EVP_PKEY_get_base_id, EVP_PKEY_get_bits). Returns 1, or -1 when the key does not decode.
+int COpenSSL_key_info(int key_kind, const uint8_t *key, size_t key_len, int *is_rsa, int *bits);
+
+/// The raw RSA operation without padding (ISO/IEC 9796-2 needs it): with a public key
+/// (SPKI) m^e mod n (EVP_PKEY_encrypt, RSA_NO_PADDING), with a private key (PKCS #8)
+/// c^d mod n (EVP_PKEY_decrypt, RSA_NO_PADDING). `in_len` must be the modulus size.
+/// Returns 1, 0 on failure (error queue set), -1 for bad arguments or a small buffer.
+int COpenSSL_rsa_raw(int key_kind, const uint8_t *key, size_t key_len,
+                     const uint8_t *in, size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// Largest uncompressed EC point of a supported curve (secp521r1: 1 + 2 * 66 bytes).
+#define COPENSSL_EC_POINT_MAX_SIZE 133
+
+/// Multiplies on the curve of BSI TR-03110 standardized domain parameter `param_id`
+/// (8-18: the NIST and brainpool curves): `out` = `scalar` x `point`, or `scalar` x G when
+/// `point` is NULL (EC_POINT_oct2point, which rejects points off the curve; EC_POINT_mul).
+/// Writes the uncompressed point (COPENSSL_EC_POINT_MAX_SIZE bytes room). Returns 1, 0 on
+/// failure (error queue set), -1 for an unknown parameter ID or a bad point.
+int COpenSSL_ec_mul(int param_id, const uint8_t *scalar, size_t scalar_len,
+                    const uint8_t *point, size_t point_len, uint8_t *out, size_t *out_len);
+
+/// PACE Generic Mapping (ICAO Doc 9303 Part 11 §4.4.3.3.1): `out` = `s` x G + `h`.
+/// Returns as COpenSSL_ec_mul.
+int COpenSSL_ec_map_generic(int param_id, const uint8_t *s, size_t s_len,
+                            const uint8_t *h, size_t h_len, uint8_t *out, size_t *out_len);
+
+/// A uniformly random private key in [1, order) (BN_priv_rand_range), big-endian, padded
+/// to the order's length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
+int COpenSSL_ec_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// PACE Chip Authentication Mapping, chip side (test documents only): CA = `map_key` x
+/// `static_key`^-1 mod the group order (BN_mod_inverse, BN_mod_mul), padded to the order's
+/// length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
+int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_len,
+                           const uint8_t *static_key, size_t static_key_len,
+                           uint8_t *out, size_t out_cap, size_t *out_len);
 
 /// Pops the oldest error from OpenSSL's thread-local queue (ERR_get_error) and writes its
 /// text (ERR_error_string_n) to `buf`. Returns the error code, 0 when the queue is empty.

@@ -10,6 +10,12 @@ enum LibCrypto {
         static let sha1 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA1))
         /// SHA-256 (`COPENSSL_DIGEST_SHA256`).
         static let sha256 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA256))
+        /// SHA-224 (`COPENSSL_DIGEST_SHA224`).
+        static let sha224 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA224))
+        /// SHA-384 (`COPENSSL_DIGEST_SHA384`).
+        static let sha384 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA384))
+        /// SHA-512 (`COPENSSL_DIGEST_SHA512`).
+        static let sha512 = Digest(rawValue: CInt(COPENSSL_DIGEST_SHA512))
     }
 
     /// A block cipher and mode the shim knows; all run without padding.
@@ -79,7 +85,7 @@ enum LibCrypto {
 
     /// Takes the pending error off OpenSSL's queue (`COpenSSL_pop_error`) and names it
     /// after `function`; a status of -1 means the shim refused the arguments itself.
-    private static func failure(_ function: String, status: CInt) -> OpenSSLError {
+    static func failure(_ function: String, status: CInt) -> OpenSSLError {
         var buffer = [CChar](repeating: 0, count: Int(COPENSSL_ERROR_STRING_SIZE))
         let code = buffer.withUnsafeMutableBufferPointer { COpenSSL_pop_error($0.baseAddress, $0.count) }
         if status == -1 {

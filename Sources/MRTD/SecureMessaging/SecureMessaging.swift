@@ -11,7 +11,7 @@ public struct SecureMessaging: Sendable {
     let encryptionKey: [UInt8]
     let macKey: [UInt8]
     /// The send sequence counter, one cipher block long.
-    public private(set) var sendSequenceCounter: [UInt8]
+    public internal(set) var sendSequenceCounter: [UInt8]
 
     /// Starts a session from keys and an initial SSC established by BAC or PACE.
     /// - Throws: ``MRTDError`` (`.invalidCommand`) when a key or the SSC has the wrong length for `cipher`.

@@ -91,7 +91,9 @@ extension TLV {
                 children = try objects(until: valueEnd, depth: depth + 1)
             }
             position = valueEnd
-            return TLV(tag: tag, value: Array(bytes[valueStart..<valueEnd]), children: children, range: start..<valueEnd)
+            return TLV(
+                tag: tag, value: Array(bytes[valueStart..<valueEnd]), children: children, range: start..<valueEnd,
+                valueRange: valueStart..<valueEnd)
         }
 
         private mutating func indefinite(tag: UInt32, start: Int, limit: Int, depth: Int) throws(TLVError) -> TLV {
@@ -103,7 +105,9 @@ extension TLV {
                     guard bytes[position + 1] == 0x00 else { throw .unexpectedEndOfContents(offset: position) }
                     let valueEnd = position
                     position += 2
-                    return TLV(tag: tag, value: Array(bytes[valueStart..<valueEnd]), children: children, range: start..<position)
+                    return TLV(
+                        tag: tag, value: Array(bytes[valueStart..<valueEnd]), children: children, range: start..<position,
+                        valueRange: valueStart..<valueEnd)
                 }
                 children.append(try object(limit: limit, depth: depth + 1))
             }

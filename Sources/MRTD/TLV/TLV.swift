@@ -10,6 +10,9 @@ public struct TLV: Hashable, Sendable {
     public let children: [TLV]
     /// Where the whole object (tag, length, value and any end-of-contents) sits in the input.
     public let range: Range<Int>
+    /// Where the value sits in the input, so a parser of the value can report offsets in
+    /// the whole file.
+    public let valueRange: Range<Int>
 
     /// Whether the tag marks a constructed object (bit 6 of its first byte).
     public var isConstructed: Bool { Self.firstByte(of: tag) & 0x20 != 0 }

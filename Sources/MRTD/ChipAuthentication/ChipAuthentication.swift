@@ -1,0 +1,163 @@
+public import APDU
+
+/// Chip Authentication (ICAO Doc 9303 Part 11 §6.2, BSI TR-03110 version 1): an ECDH key
+/// agreement with the chip's static key from DG14 that replaces the session keys, so only
+/// a chip holding the private key can continue secure messaging; a cloned chip cannot.
+///
+/// ECDH on named standardized curves with 3DES (MSE:Set KAT) and AES (MSE:Set AT and
+/// GENERAL AUTHENTICATE). DH keys and explicit curve parameters are not supported.
+public enum ChipAuthentication {
+    /// What DG14 says about Chip Authentication, in the form the protocol needs.
+    public struct Parameters: Hashable, Sendable {
+        public let protocolID: OID
+        public let cipher: SecureMessagingCipher
+        /// The chip's public key as an uncompressed point.
+        public let chipPublicKey: [UInt8]
+        /// The standardized domain parameter ID of its curve.
+        public let parameterID: Int
+        public let keyID: Int?
+
+        /// id-CA-ECDH (0.4.0.127.0.7.2.2.3.2).
+        public static let ecdh: OID = "0.4.0.127.0.7.2.2.3.2"
+
+        /// Named curves by OID → standardized domain parameter ID (TR-03110 Part 3 Table 4).
+        static let curves: [OID: Int] = [
+            "1.2.840.10045.3.1.1": 8, "1.3.36.3.3.2.8.1.1.3": 9, "1.3.132.0.33": 10, "1.3.36.3.3.2.8.1.1.5": 11,
+            "1.2.840.10045.3.1.7": 12, "1.3.36.3.3.2.8.1.1.7": 13, "1.3.36.3.3.2.8.1.1.9": 14, "1.3.132.0.34": 15,
+            "1.3.36.3.3.2.8.1.1.11": 16, "1.3.36.3.3.2.8.1.1.13": 17, "1.3.132.0.35": 18,
+        ]
+
+        /// The first supported ChipAuthenticationInfo with its public key; `nil` when DG14
+        /// offers none this implementation runs.
+        public init?(_ infos: SecurityInfos) {
+            var keys: [(spki: [UInt8], keyID: Int?)] = []
+            for info in infos.infos {
+                if case .chipAuthenticationPublicKey(let oid, let spki, let keyID) = info, oid == "0.4.0.127.0.7.2.2.1.2" {
+                    keys.append((spki, keyID))
+                }
+            }
+            for info in infos.infos {
+                guard case .chipAuthentication(let oid, _, let keyID) = info, oid.hasPrefix(Self.ecdh),
+                    oid.arcs.count == Self.ecdh.arcs.count + 1
+                else { continue }
+                let cipher: SecureMessagingCipher
+                switch oid.arcs.last {
+                case 1: cipher = .tripleDES
+                case 2: cipher = .aes128
+                case 3: cipher = .aes192
+                case 4: cipher = .aes256
+                default: continue
+                }
+                guard let key = keys.first(where: { keyID == nil || $0.keyID == keyID }),
+                    let (parameterID, point) = Self.namedCurveKey(key.spki)
+                else { continue }
+                self.protocolID = oid
+                self.cipher = cipher
+                self.chipPublicKey = point
+                self.parameterID = parameterID
+                self.keyID = keyID ?? key.keyID
+                return
+            }
+            return nil
+        }
+
+        /// The curve and point of an id-ecPublicKey SubjectPublicKeyInfo with a named curve.
+        static func namedCurveKey(_ spki: [UInt8]) -> (Int, [UInt8])? {
+            guard let info = try? TLV.parse(spki), info.children.count == 2,
+                let algorithm = info.children.first, algorithm.children.count == 2,
+                let curveObject = algorithm.children.last, curveObject.tag == 0x06,
+                let curve = OID(contents: curveObject.value), let id = curves[curve],
+                let bits = info.children.last, bits.tag == 0x03, bits.value.first == 0x00
+            else { return nil }
+            return (id, Array(bits.value.dropFirst()))
+        }
+    }
+
+    /// Runs Chip Authentication inside `channel` and returns the channel under the new keys.
+    /// - Throws: ``MRTDError``: `.cardRefused` when the chip refuses the key agreement
+    ///   (its old session may then be gone), `.cryptoFailure`, and the channel's errors.
+    public static func authenticate(with parameters: Parameters, over channel: SecureChannel, transport: any APDUTransport) async throws(MRTDError) -> SecureChannel {
+        let key = try value(LibCrypto.ecRandomScalar(parameterID: parameters.parameterID))
+        return try await authenticate(with: parameters, over: channel, transport: transport, privateKey: key)
+    }
+
+    static func authenticate(
+        with parameters: Parameters, over channel: SecureChannel, transport: any APDUTransport, privateKey: [UInt8]
+    ) async throws(MRTDError) -> SecureChannel {
+        let publicKey = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: privateKey, point: nil))
+        let keyReference = parameters.keyID.map { TLV.encode(tag: 0x84, value: integerBytes($0)) } ?? []
+        if parameters.cipher == .tripleDES {
+            let answer = try await transmit(CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA6, data: TLV.encode(tag: 0x91, value: publicKey) + keyReference), over: channel)
+            guard answer.status == .success else {
+                throw MRTDError(code: .cardRefused, message: "the chip refused MSE:Set KAT", statusWord: answer.status)
+            }
+        } else {
+            let setAT = try await transmit(
+                CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA4, data: TLV.encode(tag: 0x80, value: parameters.protocolID.contents) + keyReference), over: channel)
+            guard setAT.status == .success else {
+                throw MRTDError(code: .cardRefused, message: "the chip refused MSE:Set AT for Chip Authentication", statusWord: setAT.status)
+            }
+            let answer = try await transmit(
+                CommandAPDU(ins: 0x86, data: TLV.encode(tag: 0x7C, value: TLV.encode(tag: 0x80, value: publicKey)), le: 256), over: channel)
+            guard answer.status == .success else {
+                throw MRTDError(code: .cardRefused, message: "the chip refused GENERAL AUTHENTICATE for Chip Authentication", statusWord: answer.status)
+            }
+        }
+        let messaging = try sessionKeys(
+            cipher: parameters.cipher,
+            secretPoint: value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: privateKey, point: parameters.chipPublicKey)))
+        await channel.close()
+        return SecureChannel(over: transport, messaging: messaging)
+    }
+
+    /// The new session: KDF over the x-coordinate of the shared point, SSC zero.
+    static func sessionKeys(cipher: SecureMessagingCipher, secretPoint: [UInt8]) throws(MRTDError) -> SecureMessaging {
+        let secret = PACE.xCoordinate(secretPoint)
+        return try SecureMessaging(
+            cipher: cipher,
+            encryptionKey: value(KeyDerivation.derive(from: secret, purpose: .encryption, cipher: cipher)),
+            macKey: value(KeyDerivation.derive(from: secret, purpose: .mac, cipher: cipher)),
+            sendSequenceCounter: [UInt8](repeating: 0, count: cipher.blockSize))
+    }
+
+    /// A chip key for tests and the virtual passport: (private scalar, SubjectPublicKeyInfo DER).
+    package static func chipKey(parameterID: Int, curve: OID) throws(MRTDError) -> (privateKey: [UInt8], subjectPublicKeyInfo: [UInt8]) {
+        let scalar = try value(LibCrypto.ecRandomScalar(parameterID: parameterID))
+        let point = try value(LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: nil))
+        let spki = DER.sequence(DER.sequence(DER.oid(DataGroup15.ecPublicKey), DER.oid(curve)), DER.tlv(0x03, [0x00] + point))
+        return (scalar, spki)
+    }
+
+    /// The chip's half: from the terminal's ephemeral key, the session that follows the answer.
+    package static func chipSession(cipher: SecureMessagingCipher, parameterID: Int, privateKey: [UInt8], terminalKey: [UInt8]) -> SecureMessaging? {
+        guard case .success(let point) = LibCrypto.ecMultiply(parameterID: parameterID, scalar: privateKey, point: terminalKey) else { return nil }
+        return try? sessionKeys(cipher: cipher, secretPoint: point)
+    }
+
+    private static func integerBytes(_ value: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = value
+        repeat {
+            bytes.insert(UInt8(rest & 0xFF), at: 0)
+            rest >>= 8
+        } while rest > 0
+        return bytes
+    }
+
+    private static func transmit(_ command: CommandAPDU, over channel: SecureChannel) async throws(MRTDError) -> ResponseAPDU {
+        do {
+            return try await channel.transmit(command)
+        } catch let error as MRTDError {
+            throw error
+        } catch {
+            throw MRTDError.transport(error, during: "Chip Authentication")
+        }
+    }
+
+    private static func value<T>(_ result: Result<T, OpenSSLError>) throws(MRTDError) -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw .crypto(error)
+        }
+    }
+}

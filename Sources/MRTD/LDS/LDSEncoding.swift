@@ -1,0 +1,78 @@
+/// DER and LDS encoders for building test documents (the virtual passport and the tests):
+/// the inverse of the parsers in this folder, for the few shapes a chip needs.
+package enum DER {
+    /// One object with any tag of up to three bytes.
+    package static func tlv(_ tag: UInt32, _ value: [UInt8]) -> [UInt8] {
+        var tagBytes: [UInt8] = []
+        var rest = tag
+        repeat {
+            tagBytes.insert(UInt8(rest & 0xFF), at: 0)
+            rest >>= 8
+        } while rest > 0
+        return tagBytes + TLV.encodeLength(value.count) + value
+    }
+
+    package static func sequence(_ items: [UInt8]...) -> [UInt8] { tlv(0x30, items.flatMap { $0 }) }
+    package static func set(_ items: [UInt8]...) -> [UInt8] { tlv(0x31, items.flatMap { $0 }) }
+    package static func oid(_ oid: OID) -> [UInt8] { tlv(0x06, oid.contents) }
+    package static func octetString(_ value: [UInt8]) -> [UInt8] { tlv(0x04, value) }
+    package static func printableString(_ text: String) -> [UInt8] { tlv(0x13, Array(text.utf8)) }
+
+    /// A non-negative INTEGER in the fewest bytes.
+    package static func integer(_ value: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var rest = value
+        repeat {
+            bytes.insert(UInt8(rest & 0xFF), at: 0)
+            rest >>= 8
+        } while rest > 0
+        if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
+        return tlv(0x02, bytes)
+    }
+
+    /// An AlgorithmIdentifier without parameters.
+    package static func algorithm(_ oid: OID) -> [UInt8] { sequence(self.oid(oid)) }
+}
+
+/// Encoders of LDS files, for the virtual passport and the tests.
+package enum LDSEncoder {
+    /// EF.COM listing `dataGroups`.
+    package static func com(dataGroups: [LDSFile], ldsVersion: String = "0107", unicodeVersion: String = "040000") -> [UInt8] {
+        DER.tlv(0x60, DER.tlv(0x5F01, Array(ldsVersion.utf8)) + DER.tlv(0x5F36, Array(unicodeVersion.utf8)) + DER.tlv(0x5C, dataGroups.map(\.tag)))
+    }
+
+    /// DG1 holding the MRZ text (lines concatenated, no separators).
+    package static func dataGroup1(mrz: String) -> [UInt8] {
+        DER.tlv(0x61, DER.tlv(0x5F1F, Array(mrz.utf8)))
+    }
+
+    /// DG2 with one ISO/IEC 19794-5:2005 full-frontal record around `image`.
+    package static func dataGroup2(image: [UInt8], encoding: FaceImage.Encoding = .jpeg, width: Int, height: Int) -> [UInt8] {
+        func be(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).reversed().map { UInt8(value >> ($0 * 8) & 0xFF) } }
+        let imageInformation: [UInt8] = [0x01, encoding == .jpeg ? 0 : 1] + be(width, 2) + be(height, 2) + [0x01, 0x02] + be(0, 2) + be(0, 2)
+        let blockLength = 20 + imageInformation.count + image.count
+        let facialInformation = be(blockLength, 4) + be(0, 2) + [0x00, 0x00, 0x00] + [0, 0, 0] + be(0, 2) + [0, 0, 0] + [0, 0, 0]
+        let record = [0x46, 0x41, 0x43, 0x00, 0x30, 0x31, 0x30, 0x00] + be(14 + blockLength, 4) + be(1, 2)
+            + facialInformation + imageInformation + image
+        // Biometric header template: ICAO header version, biometric type "face", format owner/type.
+        let header = DER.tlv(0xA1, DER.tlv(0x80, [0x01, 0x01]) + DER.tlv(0x81, [0x02]) + DER.tlv(0x87, [0x01, 0x01]) + DER.tlv(0x88, [0x00, 0x08]))
+        let template = DER.tlv(0x7F60, header + DER.tlv(0x5F2E, record))
+        return DER.tlv(0x75, DER.tlv(0x7F61, DER.tlv(0x02, [0x01]) + template))
+    }
+
+    /// DG14 holding SecurityInfo DERs.
+    package static func dataGroup14(securityInfos: [[UInt8]]) -> [UInt8] {
+        DER.tlv(0x6E, DER.tlv(0x31, securityInfos.flatMap { $0 }))
+    }
+
+    /// DG15 holding a SubjectPublicKeyInfo DER.
+    package static func dataGroup15(subjectPublicKeyInfo: [UInt8]) -> [UInt8] {
+        DER.tlv(0x6F, subjectPublicKeyInfo)
+    }
+
+    /// The LDSSecurityObject (version 0) over `hashes`.
+    package static func securityObject(hashAlgorithm: OID, hashes: [Int: [UInt8]]) -> [UInt8] {
+        let entries = hashes.keys.sorted().map { DER.sequence(DER.integer($0), DER.octetString(hashes[$0] ?? [])) }
+        return DER.sequence(DER.integer(0), DER.algorithm(hashAlgorithm), DER.tlv(0x30, entries.flatMap { $0 }))
+    }
+}

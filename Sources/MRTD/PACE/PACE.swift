@@ -1,0 +1,273 @@
+public import APDU
+
+/// PACE (ICAO Doc 9303 Part 11 §4.4, BSI TR-03110): password-authenticated key agreement
+/// that replaces BAC where EF.CardAccess offers it.
+///
+/// This implements Generic Mapping over ECDH on the standardized NIST and brainpool
+/// curves (domain parameters 8–18) with 3DES and AES-128/192/256 session keys, and Chip
+/// Authentication Mapping (ECDH-CAM, AES) on top of it, on libcrypto's EC primitives
+/// through the shim. Integrated Mapping and DH groups are not implemented;
+/// ``Parameters/init(protocol:parameterID:)`` refuses them, so a reader falls back to BAC.
+public enum PACE {
+    /// The shared password.
+    public enum Password: Sendable {
+        /// The MRZ key: K = SHA-1(MRZ information).
+        case mrz(MRZKey)
+        /// The card access number printed on the document.
+        case can(CardAccessNumber)
+
+        /// The password reference of MSE:Set AT (DO'83').
+        var reference: UInt8 {
+            if case .mrz = self { 0x01 } else { 0x02 }
+        }
+
+        func bytes() throws(MRTDError) -> [UInt8] {
+            switch self {
+            case .mrz(let key):
+                switch LibCrypto.digest(.sha1, key.mrzInformation) {
+                case .success(let hash): return hash
+                case .failure(let error): throw .crypto(error)
+                }
+            case .can(let number): return number.passwordBytes
+            }
+        }
+    }
+
+    /// A PACE protocol this implementation runs, with its curve and cipher.
+    public struct Parameters: Hashable, Sendable, CustomStringConvertible {
+        /// The PACEInfo protocol OID, for example id-PACE-ECDH-GM-AES-CBC-CMAC-128.
+        public let protocolID: OID
+        /// The standardized domain parameter ID (BSI TR-03110 Part 3 Table 4).
+        public let parameterID: Int
+        public let cipher: SecureMessagingCipher
+        /// Whether this is PACE-CAM: Generic Mapping plus the chip's proof of its static key.
+        public let chipAuthenticationMapping: Bool
+
+        /// id-PACE-ECDH-GM (0.4.0.127.0.7.2.2.4.2).
+        public static let ecdhGenericMapping: OID = "0.4.0.127.0.7.2.2.4.2"
+        /// id-PACE-ECDH-CAM (0.4.0.127.0.7.2.2.4.6).
+        public static let ecdhChipAuthenticationMapping: OID = "0.4.0.127.0.7.2.2.4.6"
+
+        /// `nil` for protocols or domain parameters not implemented.
+        public init?(protocol protocolID: OID, parameterID: Int?) {
+            let cam = protocolID.hasPrefix(Self.ecdhChipAuthenticationMapping)
+            guard let parameterID, (8...18).contains(parameterID), protocolID.hasPrefix(Self.ecdhGenericMapping) || cam,
+                protocolID.arcs.count == Self.ecdhGenericMapping.arcs.count + 1
+            else { return nil }
+            // CAM is defined for AES only (BSI TR-03110 Part 3 §A.1.1.1).
+            if cam && protocolID.arcs.last == 1 { return nil }
+            chipAuthenticationMapping = cam
+            switch protocolID.arcs.last {
+            case 1: cipher = .tripleDES
+            case 2: cipher = .aes128
+            case 3: cipher = .aes192
+            case 4: cipher = .aes256
+            default: return nil
+            }
+            self.protocolID = protocolID
+            self.parameterID = parameterID
+        }
+
+        /// The PACEInfo of EF.CardAccess to run: CAM before GM (it also authenticates the
+        /// chip), otherwise the first supported one.
+        public static func choose(from infos: SecurityInfos) -> Parameters? {
+            var supported: [Parameters] = []
+            for info in infos.infos {
+                if case .pace(let oid, _, let parameterID) = info, let parameters = Parameters(protocol: oid, parameterID: parameterID) {
+                    supported.append(parameters)
+                }
+            }
+            return supported.first(where: \.chipAuthenticationMapping) ?? supported.first
+        }
+
+        public var description: String { "PACE \(protocolID) on parameters \(parameterID)" }
+    }
+
+    /// Runs PACE and returns the secure channel it establishes.
+    /// - Throws: ``MRTDError``: `.accessDenied` when the chip's token does not verify (a
+    ///   wrong password) or it refuses the terminal's, `.cardRefused`, `.malformedCardResponse`,
+    ///   `.cryptoFailure`, `.transportFailure`.
+    public static func establish(
+        password: Password, parameters: Parameters, over transport: any APDUTransport
+    ) async throws(MRTDError) -> SecureChannel {
+        try await run(password: password, parameters: parameters, over: transport).channel
+    }
+
+    /// What a PACE run leaves besides the channel: what Chip Authentication Mapping needs.
+    struct Outcome {
+        var channel: SecureChannel
+        /// The chip's mapping public key PK_map,IC.
+        var chipMappingKey: [UInt8]
+        /// DO'8A' of the last GENERAL AUTHENTICATE: the encrypted CA_IC of PACE-CAM, if sent.
+        var encryptedChipAuthenticationData: [UInt8]?
+        var encryptionKey: [UInt8]
+    }
+
+    static func run(password: Password, parameters: Parameters, over transport: any APDUTransport) async throws(MRTDError) -> Outcome {
+        try await run(password: password, parameters: parameters, over: transport) { () throws(MRTDError) -> [UInt8] in
+            try value(LibCrypto.ecRandomScalar(parameterID: parameters.parameterID))
+        }
+    }
+
+    static func establish(
+        password: Password, parameters: Parameters, over transport: any APDUTransport,
+        privateKey: () throws(MRTDError) -> [UInt8]
+    ) async throws(MRTDError) -> SecureChannel {
+        try await run(password: password, parameters: parameters, over: transport, privateKey: privateKey).channel
+    }
+
+    /// ``establish(password:parameters:over:)`` with the terminal's private keys from
+    /// `privateKey`, called for the mapping key and then the ephemeral key (for known answers).
+    static func run(
+        password: Password, parameters: Parameters, over transport: any APDUTransport,
+        privateKey: () throws(MRTDError) -> [UInt8]
+    ) async throws(MRTDError) -> Outcome {
+        let cipher = parameters.cipher
+        let oid = parameters.protocolID.contents
+        // MSE:Set AT: protocol and password reference.
+        let setAT = try await send(
+            CommandAPDU(ins: 0x22, p1: 0xC1, p2: 0xA4, data: TLV.encode(tag: 0x80, value: oid) + TLV.encode(tag: 0x83, value: [password.reference])),
+            over: transport, step: "MSE:Set AT")
+        guard setAT.status == .success else {
+            throw MRTDError(code: .cardRefused, message: "the chip refused MSE:Set AT for \(parameters)", statusWord: setAT.status)
+        }
+
+        // 1. The encrypted nonce.
+        let nonceAnswer = try await generalAuthenticate([], last: false, over: transport, step: "GENERAL AUTHENTICATE (nonce)")
+        guard let encryptedNonce = nonceAnswer.first(where: { $0.tag == 0x80 })?.value, !encryptedNonce.isEmpty, encryptedNonce.count % cipher.blockSize == 0 else {
+            throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no encrypted nonce (DO'80')")
+        }
+        let passwordKey = try value(KeyDerivation.derive(from: password.bytes(), purpose: .password, cipher: cipher))
+        let nonce = try value(decryptNonce(encryptedNonce, key: passwordKey, cipher: cipher))
+
+        // 2. Generic Mapping: H = SK_map × PK_map,IC; G' = s × G + H.
+        let mappingKey = try privateKey()
+        let mappingPublic = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: mappingKey, point: nil))
+        let mappingAnswer = try await generalAuthenticate(
+            TLV.encode(tag: 0x81, value: mappingPublic), last: false, over: transport, step: "GENERAL AUTHENTICATE (mapping)")
+        guard let chipMapping = mappingAnswer.first(where: { $0.tag == 0x82 })?.value else {
+            throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no mapping data (DO'82')")
+        }
+        let shared = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: mappingKey, point: chipMapping))
+        let generator = try value(LibCrypto.ecMapGeneric(parameterID: parameters.parameterID, nonce: nonce, point: shared))
+
+        // 3. Key agreement on G'.
+        let ephemeralKey = try privateKey()
+        let ephemeralPublic = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: ephemeralKey, point: generator))
+        let agreementAnswer = try await generalAuthenticate(
+            TLV.encode(tag: 0x83, value: ephemeralPublic), last: false, over: transport, step: "GENERAL AUTHENTICATE (key agreement)")
+        guard let chipEphemeral = agreementAnswer.first(where: { $0.tag == 0x84 })?.value else {
+            throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no ephemeral key (DO'84')")
+        }
+        guard chipEphemeral != ephemeralPublic else {
+            throw MRTDError(code: .chipAuthenticationFailed, message: "the chip echoed the terminal's ephemeral key")
+        }
+        let secretPoint = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: ephemeralKey, point: chipEphemeral))
+        let secret = xCoordinate(secretPoint)
+        let encryptionKey = try value(KeyDerivation.derive(from: secret, purpose: .encryption, cipher: cipher))
+        let macKey = try value(KeyDerivation.derive(from: secret, purpose: .mac, cipher: cipher))
+
+        // 4. Mutual authentication tokens over each other's ephemeral key.
+        let terminalToken = try token(macKey: macKey, cipher: cipher, oid: oid, publicKey: chipEphemeral)
+        let tokenAnswer: [TLV]
+        do {
+            tokenAnswer = try await generalAuthenticate(
+                TLV.encode(tag: 0x85, value: terminalToken), last: true, over: transport, step: "GENERAL AUTHENTICATE (tokens)")
+        } catch where error.code == .cardRefused {
+            throw MRTDError(code: .accessDenied, message: "the chip rejected the terminal's token: the password is wrong", statusWord: error.statusWord)
+        }
+        guard let chipToken = tokenAnswer.first(where: { $0.tag == 0x86 })?.value else {
+            throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no token (DO'86')")
+        }
+        let expected = try token(macKey: macKey, cipher: cipher, oid: oid, publicKey: ephemeralPublic)
+        guard Bytes.constantTimeEqual(expected, chipToken) else {
+            throw MRTDError(code: .chipAuthenticationFailed, message: "the chip's PACE token does not verify")
+        }
+        let messaging = try SecureMessaging(
+            cipher: cipher, encryptionKey: encryptionKey, macKey: macKey, sendSequenceCounter: [UInt8](repeating: 0, count: cipher.blockSize))
+        return Outcome(
+            channel: SecureChannel(over: transport, messaging: messaging), chipMappingKey: chipMapping,
+            encryptedChipAuthenticationData: tokenAnswer.first(where: { $0.tag == 0x8A })?.value, encryptionKey: encryptionKey)
+    }
+
+    /// The IV of the chip authentication data: E(KSenc, −1), all bits set (TR-03110 Part 3 §A.3.2).
+    static func chipAuthenticationIV(_ encryptionKey: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+        LibCrypto.cipher(.aesECB, encrypt: true, key: encryptionKey, iv: [], data: [UInt8](repeating: 0xFF, count: 16))
+    }
+
+    /// CA_IC from DO'8A': AES-CBC decryption with KSenc and ``chipAuthenticationIV(_:)``, unpadded.
+    static func decryptChipAuthenticationData(_ encrypted: [UInt8], encryptionKey: [UInt8]) -> [UInt8]? {
+        guard case .success(let iv) = chipAuthenticationIV(encryptionKey),
+            case .success(let decrypted) = LibCrypto.cipher(.aesCBC, encrypt: false, key: encryptionKey, iv: iv, data: encrypted)
+        else { return nil }
+        return ISO9797.unpad(decrypted, blockSize: 16)
+    }
+
+    /// Checks PACE Chip Authentication Mapping (Doc 9303 Part 11 §4.4.3.5): CA_IC times the
+    /// chip's static key from EF.CardSecurity must be the chip's mapping key.
+    static func verifyChipAuthenticationMapping(
+        encrypted: [UInt8], encryptionKey: [UInt8], parameterID: Int, chipMappingKey: [UInt8], chipStaticKey: [UInt8]
+    ) -> VerificationCheck {
+        let name = "chip authentication mapping"
+        guard let scalar = decryptChipAuthenticationData(encrypted, encryptionKey: encryptionKey) else {
+            return VerificationCheck(name, .failed, "the chip authentication data does not decrypt")
+        }
+        guard case .success(let product) = LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: chipStaticKey) else {
+            return VerificationCheck(name, .failed, "the chip's static key is not a point of the PACE curve")
+        }
+        return product == chipMappingKey
+            ? VerificationCheck(name, .passed, "CA_IC times the EF.CardSecurity key is the chip's mapping key")
+            : VerificationCheck(name, .failed, "CA_IC does not bind the mapping key to the EF.CardSecurity key: not the genuine chip")
+    }
+
+    /// The nonce: the cryptogram decrypted with Kπ, CBC with a zero IV.
+    static func decryptNonce(_ encrypted: [UInt8], key: [UInt8], cipher: SecureMessagingCipher) -> Result<[UInt8], OpenSSLError> {
+        switch cipher {
+        case .tripleDES: return LibCrypto.cipher(.desEDECBC, encrypt: false, key: key, iv: [UInt8](repeating: 0, count: 8), data: encrypted)
+        case .aes128, .aes192, .aes256: return LibCrypto.cipher(.aesCBC, encrypt: false, key: key, iv: [UInt8](repeating: 0, count: 16), data: encrypted)
+        }
+    }
+
+    /// The authentication token: the MAC of the public key data object 7F49 {06 OID, 86 point}.
+    static func token(macKey: [UInt8], cipher: SecureMessagingCipher, oid: [UInt8], publicKey: [UInt8]) throws(MRTDError) -> [UInt8] {
+        let inner = TLV.encode(tag: 0x06, value: oid) + TLV.encode(tag: 0x86, value: publicKey)
+        let data = [0x7F, 0x49] + TLV.encodeLength(inner.count) + inner
+        switch cipher {
+        case .tripleDES: return try value(ISO9797.retailMAC(key: macKey, paddedData: ISO9797.pad(data, blockSize: 8)))
+        case .aes128, .aes192, .aes256: return try value(LibCrypto.aesCMAC(key: macKey, data: data)).prefix(8).map { $0 }
+        }
+    }
+
+    /// The x-coordinate of an uncompressed point (04 ‖ x ‖ y).
+    static func xCoordinate(_ point: [UInt8]) -> [UInt8] {
+        Array(point.dropFirst().prefix((point.count - 1) / 2))
+    }
+
+    /// One GENERAL AUTHENTICATE step: data in DO'7C', chained (CLA 10) except the last.
+    private static func generalAuthenticate(_ data: [UInt8], last: Bool, over transport: any APDUTransport, step: String) async throws(MRTDError) -> [TLV] {
+        let command = CommandAPDU(cla: last ? 0x00 : 0x10, ins: 0x86, data: TLV.encode(tag: 0x7C, value: data), le: 256)
+        let response = try await send(command, over: transport, step: step)
+        guard response.status == .success else {
+            throw MRTDError(code: .cardRefused, message: "the chip refused \(step)", statusWord: response.status)
+        }
+        guard let object = try? TLV.parse(response.data), object.tag == 0x7C else {
+            throw MRTDError(code: .malformedCardResponse, message: "\(step) did not answer with a dynamic authentication data object")
+        }
+        return object.children
+    }
+
+    private static func send(_ command: CommandAPDU, over transport: any APDUTransport, step: String) async throws(MRTDError) -> ResponseAPDU {
+        do {
+            return try await transport.transmit(command)
+        } catch {
+            throw MRTDError.transport(error, during: step)
+        }
+    }
+
+    static func value<T>(_ result: Result<T, OpenSSLError>) throws(MRTDError) -> T {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw .crypto(error)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+public import MRTD
+
+/// The files of a test passport, built at run time from an MRZ and a face payload.
+///
+/// The face is a JFIF marker stream (SOI, APP0 "JFIF", comment segments of deterministic
+/// bytes, EOI) of the requested size: it has a JPEG's framing and size, but no encoded
+/// picture, because no JPEG encoder is a dependency of this package.
+public struct PassportDataSet: Sendable {
+    /// The MRZ, two TD3 lines concatenated.
+    public var mrz: String
+    /// The LDS files of the eMRTD application.
+    public var files: [LDSFile: [UInt8]]
+    /// EF.CardAccess, when the chip should have one.
+    public var cardAccess: [UInt8]?
+
+    /// The BAC key of this document.
+    /// - Throws: ``MRZError`` when `mrz` does not parse.
+    public func key() throws(MRZError) -> MRZKey { try MRZ(mrz).key }
+
+    /// The specimen of ICAO Doc 9303 Part 4 (Anna Maria Eriksson of Utopia).
+    public static let specimenMRZ = "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10"
+
+    /// EF.CardAccess offering one PACEInfo (version 2) with a standardized domain parameter ID;
+    /// by default id-PACE-ECDH-GM-AES-CBC-CMAC-128 on brainpoolP256r1.
+    public static func paceCardAccess(protocol protocolID: OID = "0.4.0.127.0.7.2.2.4.2.2", parameterID: Int = 13) -> [UInt8] {
+        DER.set(DER.sequence(DER.oid(protocolID), DER.integer(2), DER.integer(parameterID)))
+    }
+
+    /// A JFIF-framed payload of exactly `size` bytes (at least 24).
+    public static func jfifPayload(size: Int, seed: UInt64 = 0x1CA0) -> [UInt8] {
+        var out: [UInt8] = [0xFF, 0xD8]
+        out += [0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x48, 0x00, 0x48, 0x00, 0x00]
+        var state = seed
+        var remaining = max(0, size - out.count - 2)
+        while remaining > 0 {
+            guard remaining >= 5 else {
+                // Too short for a segment: fill bytes (0xFF), which T.81 §B.1.1.2 allows before a marker.
+                out += [UInt8](repeating: 0xFF, count: remaining)
+                break
+            }
+            // A comment segment carries at most 65533 bytes after its marker and length.
+            let body = min(65533, remaining - 4)
+            out += [0xFF, 0xFE, UInt8((body + 2) >> 8), UInt8((body + 2) & 0xFF)]
+            for _ in 0..<body {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                out.append(UInt8(truncatingIfNeeded: state >> 33))
+            }
+            remaining -= body + 4
+        }
+        return out + [0xFF, 0xD9]
+    }
+
+    /// The files of a document: EF.COM, DG1, DG2 (a face of `faceSize` bytes), DG14 and
+    /// DG15 when given, and EF.SOD from `signSecurityObject` over their hashes.
+    /// - Parameters:
+    ///   - mrz: the two TD3 lines, concatenated.
+    ///   - faceSize: the size of the face payload.
+    ///   - dataGroup14: DG14 contents, or `nil`.
+    ///   - dataGroup15: DG15 contents, or `nil`.
+    ///   - hashAlgorithm: the hash algorithm of EF.SOD.
+    ///   - signSecurityObject: wraps the LDSSecurityObject DER into EF.SOD (CMS SignedData inside tag 77).
+    public static func make(
+        mrz: String = specimenMRZ, faceSize: Int = 20_000, dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
+        hashAlgorithm: HashAlgorithm = .sha256, signSecurityObject: ([UInt8]) throws -> [UInt8]
+    ) throws -> PassportDataSet {
+        var files: [LDSFile: [UInt8]] = [
+            .dg1: LDSEncoder.dataGroup1(mrz: mrz),
+            .dg2: LDSEncoder.dataGroup2(image: jfifPayload(size: faceSize), width: 480, height: 600),
+        ]
+        if let dataGroup14 { files[.dg14] = dataGroup14 }
+        if let dataGroup15 { files[.dg15] = dataGroup15 }
+        var hashes: [Int: [UInt8]] = [:]
+        for (file, bytes) in files {
+            if let number = file.dataGroupNumber { hashes[number] = try hashAlgorithm.hash(bytes) }
+        }
+        files[.com] = LDSEncoder.com(dataGroups: files.keys.filter { $0.dataGroupNumber != nil }.sorted())
+        files[.sod] = try signSecurityObject(LDSEncoder.securityObject(hashAlgorithm: hashAlgorithm.oid, hashes: hashes))
+        return PassportDataSet(mrz: mrz, files: files)
+    }
+}

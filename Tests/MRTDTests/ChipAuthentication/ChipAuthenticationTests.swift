@@ -1,0 +1,82 @@
+import APDU
+import KioskTestKit
+@testable import MRTD
+import Testing
+import VirtualPassport
+
+/// Chip Authentication against the virtual passport, with chip keys generated at test time.
+@Suite struct ChipAuthenticationTests {
+    struct Setup {
+        var protocolID: OID
+        var parameterID: Int
+        var curve: OID
+        var cipher: SecureMessagingCipher
+    }
+
+    static let aesP256 = Setup(protocolID: "0.4.0.127.0.7.2.2.3.2.2", parameterID: 12, curve: "1.2.840.10045.3.1.7", cipher: .aes128)
+    static let tripleDESBrainpool = Setup(protocolID: "0.4.0.127.0.7.2.2.3.2.1", parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7", cipher: .tripleDES)
+
+    static func read(_ setup: Setup, cloned: Bool = false, quirks: PassportQuirks = PassportQuirks(), pace: Bool = false) async throws -> (ChipContents, PassportDataSet) {
+        let key = try ChipAuthentication.chipKey(parameterID: setup.parameterID, curve: setup.curve)
+        let chipKey = cloned ? try ChipAuthentication.chipKey(parameterID: setup.parameterID, curve: setup.curve) : key
+        let dg14 = LDSEncoder.dataGroup14(securityInfos: [
+            DER.sequence(DER.oid(setup.protocolID), DER.integer(1)),
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.2"), key.subjectPublicKeyInfo),
+        ])
+        var dataSet = try PassportDataSet.make(faceSize: 6000, dataGroup14: dg14, signSecurityObject: { TestPassport.unsignedSOD($0) })
+        if pace { dataSet.cardAccess = PassportDataSet.paceCardAccess() }
+        let passport = VirtualPassport(
+            key: try dataSet.key(), files: dataSet.files, cardAccess: dataSet.cardAccess, quirks: quirks,
+            chipAuthenticationKey: .init(privateKey: chipKey.privateKey, parameterID: setup.parameterID, cipher: setup.cipher))
+        return (try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read(), dataSet)
+    }
+
+    @Test func aesChipAuthenticationPasses() async throws {
+        let (contents, dataSet) = try await Self.read(Self.aesP256)
+        #expect(contents.chipAuthentication?.outcome == .passed, "\(String(describing: contents.chipAuthentication))")
+        #expect(contents.files == dataSet.files)
+    }
+
+    @Test func tripleDESChipAuthenticationOnBrainpoolPasses() async throws {
+        let (contents, dataSet) = try await Self.read(Self.tripleDESBrainpool)
+        #expect(contents.chipAuthentication?.outcome == .passed, "\(String(describing: contents.chipAuthentication))")
+        #expect(contents.files == dataSet.files)
+    }
+
+    @Test func afterPACETooChipAuthenticationPasses() async throws {
+        let (contents, _) = try await Self.read(Self.aesP256, pace: true)
+        #expect(contents.accessControl == .pace)
+        #expect(contents.chipAuthentication?.outcome == .passed)
+    }
+
+    @Test func clonedChipFailsAndIsReadWithoutIt() async throws {
+        let (contents, dataSet) = try await Self.read(Self.aesP256, cloned: true)
+        #expect(contents.chipAuthentication?.outcome == .failed)
+        #expect(contents.files == dataSet.files)
+    }
+
+    @Test func sessionRestartsRepeatChipAuthentication() async throws {
+        var quirks = PassportQuirks()
+        quirks.wrongLengthAbove = 223
+        quirks.wrongLengthIsPlain = true
+        let (contents, dataSet) = try await Self.read(Self.aesP256, quirks: quirks)
+        #expect(contents.statistics.sessionRestarts == 3)
+        #expect(contents.chipAuthentication?.outcome == .passed)
+        #expect(contents.files == dataSet.files)
+    }
+
+    @Test func parametersNeedANamedCurveECDHKey() throws {
+        let key = try ChipAuthentication.chipKey(parameterID: 16, curve: "1.3.36.3.3.2.8.1.1.11")
+        let ok = try SecurityInfos(dataGroup14: LDSEncoder.dataGroup14(securityInfos: [
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.2.4"), DER.integer(1)),
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.2"), key.subjectPublicKeyInfo),
+        ]))
+        let parameters = try #require(ChipAuthentication.Parameters(ok))
+        #expect(parameters.parameterID == 16 && parameters.cipher == .aes256)
+        let dh = try SecurityInfos(dataGroup14: LDSEncoder.dataGroup14(securityInfos: [
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.1.2"), DER.integer(1)),
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.1"), key.subjectPublicKeyInfo),
+        ]))
+        #expect(ChipAuthentication.Parameters(dh) == nil)
+    }
+}
