@@ -53,9 +53,12 @@ struct VividRigTests {
         defer { camera.stop() }
         var frames: [Frame] = []
         for _ in 0..<4 { frames.append(try camera.readFrame(timeout: Rig.frameTimeout)) }
-        // Sequence numbers and timestamps go forward; timestamps are on CLOCK_MONOTONIC.
+        // Timestamps go forward (a buffer read twice would repeat one); sequence numbers
+        // never go back. Under TCG load vivid was seen to number the first two frames of
+        // a stream 0 and 0 (its counter restarts when its thread catches up), so equal
+        // sequence numbers are allowed.
         for (a, b) in zip(frames, frames.dropFirst()) {
-            #expect(b.sequence > a.sequence)
+            #expect(b.sequence >= a.sequence)
             #expect(b.timestamp > a.timestamp)
         }
         var now = timespec()
