@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU",
+                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

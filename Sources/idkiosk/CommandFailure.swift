@@ -7,6 +7,8 @@ enum ExitStatus: Int32 {
     case ok = 0
     /// EX_USAGE: bad arguments or bad input data.
     case badInput = 64
+    /// EX_DATAERR: the document failed a verification check (read-chip).
+    case verificationFailed = 65
     /// EX_UNAVAILABLE: a device (or its service) is missing.
     case deviceMissing = 69
     /// EX_SOFTWARE: a bug of ours.

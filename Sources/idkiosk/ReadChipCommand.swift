@@ -1,0 +1,271 @@
+import APDU
+import ArgumentParser
+import Foundation
+import Glibc
+import Logging
+import MRTD
+import SmartCard
+import Station
+
+struct ReadChipCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read-chip",
+        abstract: "Read and verify the chip of a passport or ID card (ICAO 9303).",
+        discussion: """
+            The chip is opened with the MRZ (--mrz, or --doc --birth --expiry as printed) or \
+            the card access number (--can, PACE only). Without --show-data only what \
+            identifies no one is printed: the files read, access control, checks and \
+            timings. Exits 65 when a check of the document fails.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: "The MRZ: all its lines, one after the other or separated by newlines or spaces.")
+    var mrz: String?
+
+    @Option(name: .long, help: "Document number, as printed.")
+    var doc: String?
+
+    @Option(name: .long, help: "Date of birth, YYMMDD.")
+    var birth: String?
+
+    @Option(name: .long, help: "Date of expiry, YYMMDD.")
+    var expiry: String?
+
+    @Option(name: .long, help: "Card access number (6 digits), for PACE.")
+    var can: String?
+
+    @Option(name: .long, help: "Only readers whose name contains this text (default: reader.name from the configuration).")
+    var reader: String?
+
+    @Option(name: .long, help: "Directory of CSCA certificates, CRLs and master lists for Passive Authentication.")
+    var trust: String?
+
+    @Option(name: .long, help: "Write the face image from DG2 to this file.")
+    var photo: String?
+
+    @Flag(name: .long, help: "Also print the holder's data (name, dates, numbers) on standard output.")
+    var showData = false
+
+    func validate() throws {
+        let ways = [mrz != nil, doc != nil || birth != nil || expiry != nil, can != nil].filter { $0 }.count
+        guard ways == 1 else { throw ValidationError("give exactly one of --mrz, --doc/--birth/--expiry, or --can") }
+        if doc != nil || birth != nil || expiry != nil {
+            guard doc != nil, birth != nil, expiry != nil else { throw ValidationError("--doc, --birth and --expiry go together") }
+        }
+    }
+
+    /// What the command found, without personal data unless asked.
+    struct Report: Encodable {
+        struct File: Encodable {
+            var name: String
+            var bytes: Int
+        }
+        struct Check: Encodable {
+            var name: String
+            var outcome: String
+            var reason: String
+        }
+        struct Holder: Encodable {
+            var documentCode, issuingState, documentNumber, primaryIdentifier, secondaryIdentifier: String
+            var nationality, birthDate, sex, expiryDate: String
+        }
+        var reader: String
+        var accessControl: String
+        var files: [File]
+        var refused: [String: String]
+        var passiveAuthentication: String
+        var checks: [Check]
+        var apdus: Int
+        var bytesReceived: Int
+        var sessionRestarts: Int
+        var reconnects: Int
+        var readLength: Int
+        var seconds: Double
+        var photo: String?
+        var holder: Holder?
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let (configuration, logger) = try global.start()
+            var trustStore: TrustStore?
+            if let trust {
+                do {
+                    trustStore = try TrustStore(directory: trust)
+                } catch {
+                    throw CommandFailure(.badInput, "\(error)")
+                }
+            }
+            let password = try accessPassword()
+            let (connection, readerName) = try await connect(configuration: configuration, logger: logger)
+            let showProgress = !global.json && isatty(STDERR_FILENO) == 1
+            let chipReader: ChipReader
+            let reconnect: ChipReader.Reconnect = {
+                try await Self.waitForCard(readerName, logger: logger)
+                try await connection.reconnect()
+                return connection
+            }
+            let progress: @Sendable (ChipReadProgress) -> Void = { p in
+                guard showProgress else { return }
+                let percent = Int((p.fraction * 100).rounded())
+                FileHandle.standardError.write(Data("\rreading \(p.file.name): \(percent)%   ".utf8))
+            }
+            switch password {
+            case .mrz(let key):
+                chipReader = ChipReader(transport: connection, key: key, reconnect: reconnect, progress: progress, logger: logger)
+            case .can(let number):
+                chipReader = ChipReader(transport: connection, cardAccessNumber: number, reconnect: reconnect, progress: progress, logger: logger)
+            }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let contents: ChipContents
+            do throws(MRTDError) {
+                contents = try await chipReader.read()
+            } catch {
+                if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                throw Self.failure(error)
+            }
+            let elapsed = start.duration(to: clock.now)
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            await connection.disconnect(.reset)
+
+            let report = try makeReport(contents, reader: readerName, trustStore: trustStore, elapsed: elapsed)
+            if global.json { try Output.json(report) } else { Output.text(Self.describe(report)) }
+            if report.checks.contains(where: { $0.outcome == VerificationCheck.Outcome.failed.rawValue }) {
+                throw CommandFailure(.verificationFailed, "the document failed a check (see above)")
+            }
+        }
+    }
+
+    private enum Password {
+        case mrz(MRZKey)
+        case can(CardAccessNumber)
+    }
+
+    private func accessPassword() throws -> Password {
+        do {
+            if let mrz {
+                let text = mrz.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" }).joined()
+                return .mrz(try MRZ(text).key)
+            }
+            if let doc, let birth, let expiry {
+                return .mrz(try MRZKey(documentNumber: doc, birthDate: birth, expiryDate: expiry))
+            }
+            return .can(try CardAccessNumber(can ?? ""))
+        } catch {
+            // The error names the field and position, never the value.
+            throw CommandFailure(.badInput, "\(error)")
+        }
+    }
+
+    private func connect(configuration: Configuration, logger: Logger) async throws -> (CardConnection, String) {
+        do throws(SmartCardError) {
+            let context = try PCSCContext(logger: logger)
+            let pattern = reader ?? (configuration.reader.name.isEmpty ? nil : configuration.reader.name)
+            let names = try context.readers(matching: pattern)
+            guard !names.isEmpty else {
+                throw SmartCardError(kind: .readerNotFound, message: pattern.map { "no reader matches '\($0)'" } ?? "no reader attached")
+            }
+            var withCard: String?
+            for name in names where try context.state(of: name).cardPresent {
+                withCard = name
+                break
+            }
+            guard let name = withCard else {
+                throw SmartCardError(kind: .noCard, message: "no document on \(names.count == 1 ? names[0] : "any reader")")
+            }
+            let connection = try await context.connect(
+                reader: name, share: configuration.reader.exclusive ? .exclusive : .shared,
+                timeout: configuration.reader.transmitTimeout)
+            return (connection, name)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// Waits (up to a minute) for the document to be back on the reader.
+    static func waitForCard(_ reader: String, logger: Logger) async throws {
+        FileHandle.standardError.write(Data("\nthe document left the reader: put it back and keep it still\n".utf8))
+        let context = try PCSCContext(logger: logger)
+        for _ in 0..<600 {
+            if try context.state(of: reader).cardPresent { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw SmartCardError(kind: .noCard, message: "the document did not come back within a minute")
+    }
+
+    static func failure(_ error: MRTDError) -> CommandFailure {
+        switch error.code {
+        case .accessDenied:
+            return CommandFailure(.badInput, error.description, hint: "check the MRZ (or document number and dates, or CAN) against the document")
+        case .cardLost, .transportFailure:
+            return CommandFailure(.deviceError, error.description, hint: "keep the document on the reader until the read completes")
+        default:
+            return CommandFailure(.deviceError, error.description)
+        }
+    }
+
+    private func makeReport(_ contents: ChipContents, reader: String, trustStore: TrustStore?, elapsed: Duration) throws -> Report {
+        var checks: [VerificationCheck] = []
+        var paOutcome = "not checked (no --trust)"
+        if let trustStore {
+            let pa = PassiveAuthentication.verify(files: contents.files, trustStore: trustStore, at: Int64(Date().timeIntervalSince1970))
+            checks += pa.checks
+            paOutcome = pa.outcome.rawValue
+        }
+        if let ca = contents.chipAuthentication { checks.append(ca) }
+        if let aa = contents.activeAuthentication { checks.append(aa) }
+
+        var photoNote: String?
+        if let photo {
+            guard let face = try? contents.dataGroup2()?.faces.first else {
+                throw CommandFailure(.deviceError, "the chip has no readable face image (DG2)")
+            }
+            do {
+                try Data(face.imageData).write(to: URL(fileURLWithPath: photo), options: [.atomic])
+            } catch {
+                throw CommandFailure(.badInput, "cannot write \(photo): \(error.localizedDescription)")
+            }
+            photoNote = "\(photo) (\(face.encoding.rawValue), \(face.width)x\(face.height), \(face.imageData.count) bytes)"
+        }
+        var holder: Report.Holder?
+        if showData, let mrz = try? contents.dataGroup1()?.mrz {
+            holder = Report.Holder(
+                documentCode: mrz.documentCode, issuingState: mrz.issuingState, documentNumber: mrz.documentNumber,
+                primaryIdentifier: mrz.name.primaryIdentifier, secondaryIdentifier: mrz.name.secondaryIdentifier,
+                nationality: mrz.nationality, birthDate: mrz.birthDate, sex: mrz.sex.rawValue, expiryDate: mrz.expiryDate)
+        }
+        let total = contents.statistics.total
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Report(
+            reader: reader, accessControl: contents.accessControl.rawValue,
+            files: contents.files.keys.sorted().map { Report.File(name: $0.name, bytes: contents.files[$0]?.count ?? 0) },
+            refused: Dictionary(uniqueKeysWithValues: contents.refused.map { ($0.key.name, $0.value.description) }),
+            passiveAuthentication: paOutcome,
+            checks: checks.map { Report.Check(name: $0.name, outcome: $0.outcome.rawValue, reason: $0.reason) },
+            apdus: total.commands, bytesReceived: total.bytesReceived, sessionRestarts: contents.statistics.sessionRestarts,
+            reconnects: contents.statistics.reconnects, readLength: contents.statistics.finalReadLength,
+            seconds: (seconds * 1000).rounded() / 1000, photo: photoNote, holder: holder)
+    }
+
+    static func describe(_ r: Report) -> [String] {
+        var lines = ["reader: \(r.reader)", "access control: \(r.accessControl)", "files:"]
+        lines += r.files.map { "  \($0.name): \($0.bytes) bytes" }
+        for (name, sw) in r.refused.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): refused (\(sw))") }
+        lines.append("passive authentication: \(r.passiveAuthentication)")
+        lines += r.checks.map { "  \($0.name): \($0.outcome) (\($0.reason))" }
+        lines.append("read: \(r.apdus) APDUs, \(r.bytesReceived) bytes in \(r.seconds) s, READ BINARY length \(r.readLength)"
+            + (r.sessionRestarts > 0 ? ", \(r.sessionRestarts) session restart(s)" : "")
+            + (r.reconnects > 0 ? ", \(r.reconnects) reconnect(s)" : ""))
+        if let photo = r.photo { lines.append("photo: \(photo)") }
+        if let h = r.holder {
+            lines += [
+                "holder:", "  name: \(h.primaryIdentifier), \(h.secondaryIdentifier)", "  document: \(h.documentCode) \(h.documentNumber), \(h.issuingState)",
+                "  nationality: \(h.nationality)", "  born: \(h.birthDate)  sex: \(h.sex)  expires: \(h.expiryDate)",
+            ]
+        }
+        return lines
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import MRTD
+import VirtualCard
+import VirtualPassport
+
+struct SimPassportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passport",
+        abstract: "Put a virtual ICAO passport on vsmartcard's virtual reader until interrupted.",
+        discussion: """
+            The passport's data set is made at start: DG1 from the MRZ, a face payload in DG2, \
+            EF.SOD signed by a test document signer under a test CSCA made with libcrypto. \
+            --trust-out writes that CSCA, so `idkiosk read-chip --trust DIR` can verify the \
+            passport. Test keys only: never for real documents.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: "vpcd slot: the TCP port is 35963 + slot.")
+    var slot = 0
+
+    @Option(name: .long, help: "The TD3 MRZ (both lines). Default: the ICAO specimen.")
+    var mrz: String?
+
+    @Flag(name: .long, help: "Offer PACE in EF.CardAccess (otherwise BAC only).")
+    var pace = false
+
+    @Option(name: .long, help: "Size of the face payload in DG2, in bytes.")
+    var faceSize = 20_000
+
+    @Option(name: .long, help: "Write the test CSCA certificate (csca.der) into this directory.")
+    var trustOut: String?
+
+    @Option(name: .long, help: "Take the passport off after this many seconds (default: wait for Ctrl-C).")
+    var seconds: Int?
+
+    func validate() throws {
+        guard (0...15).contains(slot) else { throw ValidationError("--slot must be between 0 and 15") }
+        guard (1_000...200_000).contains(faceSize) else { throw ValidationError("--face-size must be 1000 to 200000") }
+        if let seconds, seconds < 1 { throw ValidationError("--seconds must be at least 1") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let (_, logger) = try global.start()
+            let text = (mrz ?? PassportDataSet.specimenMRZ).split(whereSeparator: { $0 == " " || $0 == "\n" }).joined()
+            let key: MRZKey
+            do {
+                key = try MRZ(text).key
+            } catch {
+                throw CommandFailure(.badInput, "--mrz: \(error)")
+            }
+            let now = Int64(Date().timeIntervalSince1970)
+            let year: Int64 = 365 * 86_400
+            let passport: VirtualPassport
+            let issuer: TestIssuer
+            do {
+                issuer = try TestIssuer(signerValidity: (now - year)...(now + year))
+                let data = try PassportDataSet.make(mrz: text, faceSize: faceSize) { try issuer.securityObject($0) }
+                passport = VirtualPassport(key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess() : nil)
+            } catch {
+                throw CommandFailure(.internalError, "cannot make the test passport: \(error)")
+            }
+            if let trustOut {
+                do {
+                    try FileManager.default.createDirectory(atPath: trustOut, withIntermediateDirectories: true)
+                    try Data(issuer.cscaCertificate).write(to: URL(fileURLWithPath: trustOut).appendingPathComponent("csca.der"))
+                } catch {
+                    throw CommandFailure(.badInput, "cannot write the CSCA into \(trustOut): \(error.localizedDescription)")
+                }
+            }
+            let port = VirtualCard.defaultPort + UInt16(slot)
+            let card = VirtualCard(application: passport, port: port, logger: logger)
+            do {
+                try card.insert()
+            } catch {
+                throw CommandFailure(.deviceMissing, "\(error)")
+            }
+            Output.text(["virtual passport on vpcd slot \(slot) (port \(port))" + (pace ? ", PACE offered" : ", BAC") + "; Ctrl-C to remove it"])
+            await SimCardCommand.waitForSignalOrTimeout(seconds: seconds)
+            card.remove()
+            Output.text(["virtual passport removed"])
+        }
+    }
+}
