@@ -18,9 +18,14 @@ let package = Package(
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
         .library(name: "MRTD", targets: ["MRTD"]),
+        .library(name: "Backend", targets: ["Backend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Backend: the HTTP client (TLS, timeouts, pooling).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.2"),
     ],
     targets: [
         // C bindings
@@ -53,6 +58,21 @@ let package = Package(
         // Flow
         .target(name: "ScanFlow", swiftSettings: strict),
 
+        // Backend
+        .target(
+            name: "Backend",
+            dependencies: [
+                "ScanFlow",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // Composition
 
         // Test support
@@ -66,5 +86,12 @@ let package = Package(
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
         .testTarget(name: "MRTDTests", dependencies: ["MRTD", "APDU"], swiftSettings: strict),
+        .testTarget(
+            name: "BackendTests",
+            dependencies: [
+                "Backend", "ScanFlow",
+            ],
+            swiftSettings: strict
+        ),
     ]
 )
