@@ -39,6 +39,7 @@ import Testing
                         body: Fixtures.jpeg(width: 640 + index, height: 480), idempotencyKey: "crash-test-\(index)"
                     ))
                 }
+                try await outbox.enqueue(.finalize(execution))
             }
             // Slow answers keep the child inside deliveries when the kill comes.
             await backend.faults.inject(.delay(.milliseconds(25)), times: 10_000, pathContains: "/parts/")
@@ -62,6 +63,7 @@ import Testing
             #expect(keys == (0..<total).map { "crash-test-\($0)" }.sorted())
             #expect(try await backend.store.partCount(executionId: execution.workflowExecutionId) == total)
             #expect(try await fixture.open().stats().records == 0)
+            #expect(try await client.status(execution).workflowExecution.status == .PROCESSED)
             // Uploads that reached the backend more than once were answered from the idempotency record.
             #expect(await backend.faults.requestCount(pathContains: "/parts/") >= total)
         }

@@ -66,7 +66,7 @@ final class ScriptedBackend: VerificationBackend {
         #expect(try await outbox.stats().records == 3)
 
         let due = try await outbox.due()
-        #expect(due.map(\.upload) == (0..<3).map { OutboxFixture.upload($0) })
+        #expect(due.map(\.item) == (0..<3).map { .part(OutboxFixture.upload($0)) })
         try await outbox.checkpoint()
         for suffix in ["", "-wal"] {
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: fixture.path + suffix))) ?? Data()
@@ -151,6 +151,31 @@ final class ScriptedBackend: VerificationBackend {
         #expect(throws: OutboxError.self) { try OutboxKey.loadCredential(name: "outbox.key", environment: [:]) }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fixture.keyPath)
         _ = try OutboxKey.loadCredential(name: "outbox.key", environment: ["CREDENTIALS_DIRECTORY": fixture.directory.path])
+    }
+
+    @Test func finalizeWaitsForTheEarlierRecordsOfItsExecution() async throws {
+        let fixture = try OutboxFixture()
+        defer { fixture.remove() }
+        let outbox = try fixture.open()
+        let execution = OutboxFixture.upload(0).execution
+        var other = OutboxFixture.upload(9)
+        other.execution.workflowExecutionId = "another"
+        try await outbox.enqueue(OutboxFixture.upload(0))
+        try await outbox.enqueue(.finalize(execution))
+        try await outbox.enqueue(.finalize(execution))  // one finalize per execution
+        try await outbox.enqueue(other)
+        #expect(try await outbox.stats().records == 3)
+
+        let first = try await outbox.due()
+        #expect(first.map(\.item.kind) == ["part", "part"])
+        // The part failed and waits: the finalize still waits for it.
+        try await outbox.retryLater(first[0].id, after: .zero)
+        #expect(try await outbox.due().map(\.item.kind) == ["part", "part"])
+        try await outbox.acknowledge(first[0].id)
+        #expect(try await outbox.due().map(\.item) == [.finalize(execution), .part(other)])
+
+        #expect(try await outbox.wipe(workflowExecutionId: execution.workflowExecutionId) == 1)
+        #expect(try await outbox.due().map(\.item) == [.part(other)])
     }
 
     @Test func deliveryDecisions() {

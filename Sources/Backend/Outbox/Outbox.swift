@@ -29,9 +29,9 @@ public actor Outbox {
     /// A record due for sending.
     public struct Record: Sendable, CustomStringConvertible {
         public let id: Int64
-        public let upload: PartUpload
+        public let item: OutboxItem
         public let attempts: Int
-        public var description: String { "Outbox.Record(\(id), attempt \(attempts + 1))" }
+        public var description: String { "Outbox.Record(\(id), \(item.kind), attempt \(attempts + 1))" }
     }
 
     private let db: SQLiteDatabase
@@ -85,6 +85,12 @@ public actor Outbox {
         );
         CREATE INDEX records_due ON records(next_attempt_at);
         """,
+        // Finalize records, and the execution id (not personal data) to order and wipe by.
+        """
+        ALTER TABLE records ADD COLUMN kind TEXT NOT NULL DEFAULT 'part';
+        ALTER TABLE records ADD COLUMN workflow_execution_id TEXT NOT NULL DEFAULT '';
+        CREATE INDEX records_execution ON records(workflow_execution_id, id);
+        """,
     ]
 
     // MARK: Queue
@@ -93,8 +99,16 @@ public actor Outbox {
     ///
     /// - Throws: ``OutboxError/full(records:bytes:)`` at the limits (logged, counted).
     public func enqueue(_ upload: PartUpload) throws(OutboxError) {
+        try enqueue(.part(upload))
+    }
+
+    /// Stores a delivery durably; a finalize is sent only after the earlier records of
+    /// its workflow execution were acknowledged.
+    ///
+    /// - Throws: ``OutboxError/full(records:bytes:)`` at the limits (logged, counted).
+    public func enqueue(_ item: OutboxItem) throws(OutboxError) {
         let plaintext: Data
-        do { plaintext = try JSONEncoder().encode(upload) } catch { throw .storage("cannot encode the upload") }
+        do { plaintext = try JSONEncoder().encode(item) } catch { throw .storage("cannot encode the record") }
         let (records, bytes) = try stats()
         if records + 1 > limits.maxRecords || bytes + plaintext.count > limits.maxBytes {
             refusedCounter.increment()
@@ -103,24 +117,34 @@ public actor Outbox {
         }
         let sealed: Data
         do {
-            sealed = try AES.GCM.seal(plaintext, using: key, authenticating: Data(upload.idempotencyKey.utf8)).combined ?? Data()
+            sealed = try AES.GCM.seal(plaintext, using: key, authenticating: Data(item.idempotencyKey.utf8)).combined ?? Data()
         } catch { throw .storage("cannot encrypt the record") }
         let time = now().timeIntervalSince1970
         try storage { () throws(SQLiteError) in
             // The same idempotency key twice is the same delivery: keep the first.
             try db.query(
-                "INSERT OR IGNORE INTO records (idempotency_key, created_at, size, sealed, next_attempt_at) VALUES (?, ?, ?, ?, ?)",
-                [.text(upload.idempotencyKey), .real(time), .integer(Int64(plaintext.count)), .blob(Array(sealed)), .real(time)]
+                """
+                INSERT OR IGNORE INTO records (idempotency_key, created_at, size, sealed, next_attempt_at, kind, workflow_execution_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(item.idempotencyKey), .real(time), .integer(Int64(plaintext.count)), .blob(Array(sealed)), .real(time),
+                 .text(item.kind), .text(item.workflowExecutionId)]
             )
         }
         try publishStats()
     }
 
-    /// The records due now, oldest first.
+    /// The records due now, oldest first; a finalize waits for the earlier records of its execution.
     public func due(limit: Int = 8) throws(OutboxError) -> [Record] {
         let rows = try storage { () throws(SQLiteError) in
             try db.query(
-                "SELECT id, idempotency_key, sealed, attempts FROM records WHERE next_attempt_at <= ? ORDER BY id LIMIT ?",
+                """
+                SELECT id, idempotency_key, sealed, attempts FROM records AS r
+                WHERE next_attempt_at <= ?
+                  AND NOT (kind = 'finalize' AND EXISTS (
+                      SELECT 1 FROM records AS e WHERE e.workflow_execution_id = r.workflow_execution_id AND e.id < r.id))
+                ORDER BY id LIMIT ?
+                """,
                 [.real(now().timeIntervalSince1970), .integer(Int64(limit))]
             )
         }
@@ -129,13 +153,35 @@ public actor Outbox {
             let id = row[0].int ?? 0
             guard let box = try? AES.GCM.SealedBox(combined: row[2].bytes ?? []),
                   let plaintext = try? AES.GCM.open(box, using: key, authenticating: Data((row[1].string ?? "").utf8)),
-                  let upload = try? JSONDecoder().decode(PartUpload.self, from: plaintext)
+                  let item = Self.decode(plaintext)
             else {
                 throw .undecryptable(recordId: id)
             }
-            records.append(Record(id: id, upload: upload, attempts: Int(row[3].int ?? 0)))
+            records.append(Record(id: id, item: item, attempts: Int(row[3].int ?? 0)))
         }
         return records
+    }
+
+    /// Records of the first version held a bare `PartUpload`.
+    private static func decode(_ plaintext: Data) -> OutboxItem? {
+        if let item = try? JSONDecoder().decode(OutboxItem.self, from: plaintext) { return item }
+        return (try? JSONDecoder().decode(PartUpload.self, from: plaintext)).map(OutboxItem.part)
+    }
+
+    /// Wipes what is queued for a workflow execution (a cancelled journey: ScanFlow's
+    /// `wipeSession`); returns how many records.
+    @discardableResult
+    public func wipe(workflowExecutionId: String) throws(OutboxError) -> Int {
+        let count = try storage { () throws(SQLiteError) -> Int in
+            try db.transaction { () throws(SQLiteError) -> Int in
+                try db.query("UPDATE records SET sealed = zeroblob(length(sealed)) WHERE workflow_execution_id = ?", [.text(workflowExecutionId)])
+                try db.query("DELETE FROM records WHERE workflow_execution_id = ?", [.text(workflowExecutionId)])
+                return db.changes
+            }
+        }
+        if count > 0 { logger.info("outbox records of a cancelled session wiped", metadata: ["records": "\(count)"]) }
+        try publishStats()
+        return count
     }
 
     /// The backend acknowledged the record: overwrite its bytes, then delete it.

@@ -48,7 +48,14 @@ public struct OutboxSender<C: Clock>: Service where C.Duration == Duration {
         var done = 0
         for record in try await outbox.due() {
             var failure: BackendError?
-            do { _ = try await backend.uploadPart(record.upload) } catch { failure = error }
+            do {
+                switch record.item {
+                case .part(let upload): _ = try await backend.uploadPart(upload)
+                case .finalize(let execution): _ = try await backend.finalize(execution)
+                }
+            } catch {
+                failure = error
+            }
             switch delivery.after(error: failure, attempts: record.attempts, random: random()) {
             case .acknowledge:
                 try await outbox.acknowledge(record.id)
