@@ -1,4 +1,5 @@
 import Backend
+import HTTPTypes
 import Hummingbird
 
 /// Failures the reference backend injects on purpose, for fault tests and demos of the
@@ -20,6 +21,7 @@ public actor FaultPlan {
 
     private var rules: [Rule] = []
     private var paths: [String] = []
+    private var sealed: [String] = []
 
     public init() {}
 
@@ -33,8 +35,14 @@ public actor FaultPlan {
         paths.filter { $0.contains(pathContains) }.count
     }
 
-    func take(path: String, method: String) -> Fault? {
+    /// How many requests whose path contains the text came sealed with application-layer encryption.
+    public func sealedRequestCount(pathContains: String) -> Int {
+        sealed.filter { $0.contains(pathContains) }.count
+    }
+
+    func take(path: String, method: String, isSealed: Bool) -> Fault? {
         paths.append("\(method) \(path)")
+        if isSealed { sealed.append("\(method) \(path)") }
         guard let index = rules.firstIndex(where: { path.contains($0.pathContains) && ($0.method == nil || $0.method == method) && $0.remaining > 0 }) else {
             return nil
         }
@@ -47,7 +55,8 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
     let plan: FaultPlan
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        switch await plan.take(path: request.uri.path, method: request.method.rawValue) {
+        let isSealed = request.headers[HTTPField.Name("X-Encryption")!] != nil
+        switch await plan.take(path: request.uri.path, method: request.method.rawValue, isSealed: isSealed) {
         case .none:
             return try await next(request, context)
         case .delay(let duration):

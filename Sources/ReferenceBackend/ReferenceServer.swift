@@ -16,6 +16,8 @@ public struct ReferenceServer: Sendable {
         /// The largest part accepted.
         public var maxPartBytes = 10 << 20
         public var passiveAuthentication: any PassiveAuthenticationVerifier = NoTrustStore()
+        /// Publishes a key for application-layer encryption; nil publishes none (404).
+        public var encryption: EncryptionKeyring?
 
         public init(publicBaseURL: String? = nil) {
             self.publicBaseURL = publicBaseURL
@@ -57,9 +59,14 @@ public struct ReferenceServer: Sendable {
         router.get("\(execution)/status") { request, context in
             await respond { () throws(APIFailure) in try await status(request, context) }
         }
-        router.get("/api/v1/encryption-key") { _, _ in
-            // Application-layer encryption is not offered by the reference backend yet.
-            Self.failure(APIFailure(.notFound, .NOT_FOUND, "no encryption key published"))
+        router.get("/api/v1/encryption-key") { request, _ in
+            await respond { () throws(APIFailure) in
+                _ = try await authorize(request)
+                guard let keyring = configuration.encryption else {
+                    throw APIFailure(.notFound, .NOT_FOUND, "no encryption key published")
+                }
+                return try json(await keyring.published())
+            }
         }
         return router
     }
@@ -135,7 +142,7 @@ public struct ReferenceServer: Sendable {
             throw APIFailure(.badRequest, .INVALID_REQUEST, "Idempotency-Key header required")
         }
         var request = request
-        let body = try await collect(&request, limit: configuration.maxPartBytes)
+        let body = try await openIfSealed(request, try await collect(&request, limit: configuration.maxPartBytes))
         let requestHash = ReferenceStore.hash(Array("\(credentialId)/\(classifier.rawValue)/".utf8) + Array(body))
         if let earlier = try await db({ try await store.idempotentAnswer(clientId: clientId, key: key) }) {
             guard earlier.requestHash == requestHash else {
@@ -219,6 +226,23 @@ public struct ReferenceServer: Sendable {
             capabilities: .init(), idResult: nil, faceResult: nil
         )
         return try json(details)
+    }
+
+    /// The plaintext of an upload sealed with application-layer encryption, else the body as sent.
+    private func openIfSealed(_ request: Request, _ body: Data) async throws(APIFailure) -> Data {
+        guard let scheme = request.headers[HTTPField.Name("X-Encryption")!] else { return body }
+        guard scheme == ApplicationLayerEncryption.scheme, let keyring = configuration.encryption,
+              let keyId = request.headers[HTTPField.Name("X-Encryption-Key-Id")!],
+              let wrapped = request.headers[HTTPField.Name("X-Wrapped-Key")!].flatMap({ Data(base64Encoded: $0) })
+        else {
+            throw APIFailure(.badRequest, .KEY_EXPIRED, "encryption scheme or key not accepted")
+        }
+        let opened: Data?
+        do { opened = try await keyring.open(body: body, keyId: keyId, wrappedKey: wrapped) } catch {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "sealed body does not open")
+        }
+        guard let opened else { throw APIFailure(.badRequest, .KEY_EXPIRED, "encryption key no longer accepted") }
+        return opened
     }
 
     // MARK: Authorization

@@ -30,6 +30,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to bind; 0 picks a free one.") var port = 8080
     @Option(help: "Base URL put into part upload URLs (default: from the request's Host).") var publicURL: String?
     @Option(help: "Access token lifetime in seconds.") var tokenLifetime = 3600
+    @Option(help: "RSA private key (PEM) to publish for application-layer encryption; none: uploads are not sealed.")
+    var encryptionKey: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -42,6 +44,9 @@ struct Serve: AsyncParsableCommand {
         let store = try ReferenceStore(path: storage.database)
         var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
         configuration.accessTokenLifetime = tokenLifetime
+        if let encryptionKey {
+            configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))
+        }
         let server = ReferenceServer(store: store, configuration: configuration)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         let app = server.makeApplication(host: host, port: port, logger: logger) { port in

@@ -44,7 +44,8 @@ import Testing
             var schema: String
             var body: Data
         }
-        let collectedAnswers: [Answer] = try await LoopbackBackend.with { backend in
+        let keyring = try EncryptionKeyring()
+        let collectedAnswers: [Answer] = try await LoopbackBackend.with(configure: { $0.encryption = keyring }) { backend in
             var collected: [(String, Data)] = []
             let basic = Data("\(backend.station.id):\(backend.station.secret)".utf8).base64EncodedString()
             let form = [("Authorization", "Basic \(basic)"), ("Content-Type", "application/x-www-form-urlencoded")]
@@ -81,7 +82,7 @@ import Testing
             collected.append(("Error", try await backend.raw(.POST, "\(base)/credentials/\(id.id)/parts/BACK",
                                                              headers: [auth[0], ("Content-Type", "image/jpeg"), session, ("Idempotency-Key", "spec-test-gone")],
                                                              body: Fixtures.jpeg(width: 1280, height: 800)).body))
-            collected.append(("Error", try await backend.raw(.GET, "/api/v1/encryption-key", headers: [auth[0]]).body))
+            collected.append(("EncryptionKey", try await backend.raw(.GET, "/api/v1/encryption-key", headers: [auth[0]]).body))
             // The queued callback's body.
             let callback = try #require(try await backend.store.dueCallbacks().first)
             collected.append(("Callback", callback.body))

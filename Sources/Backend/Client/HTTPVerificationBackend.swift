@@ -26,6 +26,8 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         public var tokenRefreshMargin: Duration = .seconds(60)
         /// The largest answer read.
         public var maxResponseBytes = 4 << 20
+        /// Seal uploads with ``ApplicationLayerEncryption`` when the backend publishes a key.
+        public var applicationLayerEncryption = true
 
         public init(baseURL: String, clientId: String, clientSecret: String) {
             self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -44,6 +46,13 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
     private let random: @Sendable () -> Double
     private var tokens: TokenCache<C.Instant>
     private var tokenWaiters: [CheckedContinuation<Void, Never>] = []
+    private var encryption: EncryptionState = .unknown
+
+    private enum EncryptionState {
+        case unknown
+        case notPublished
+        case key(ApplicationLayerEncryption)
+    }
 
     /// - Parameters:
     ///   - random: a number in `0..<1` for the backoff jitter; tests pass a fixed one.
@@ -80,11 +89,42 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         let e = upload.execution
         let path = "/api/v1/accounts/\(try segment(e.accountId))/workflow-executions/\(try segment(e.workflowExecutionId))"
             + "/credentials/\(try segment(upload.credentialId))/parts/\(upload.classifier.rawValue)"
-        return try await send(
-            .uploadPart, method: .POST, path: path, body: upload.body, contentType: upload.contentType,
-            extraHeaders: [("Idempotency-Key", upload.idempotencyKey), ("X-Session-Token", e.sessionToken)],
-            idempotent: true, timeout: configuration.uploadTimeout
-        )
+        var body = upload.body
+        var headers = [("Idempotency-Key", upload.idempotencyKey), ("X-Session-Token", e.sessionToken)]
+        if configuration.applicationLayerEncryption, let ale = try await currentEncryption() {
+            // Sealed once: the retries of this call send the same bytes.
+            let sealed = try ale.seal(upload.body)
+            body = sealed.body
+            headers += sealed.headers
+        }
+        do {
+            return try await send(
+                .uploadPart, method: .POST, path: path, body: body, contentType: upload.contentType,
+                extraHeaders: headers, idempotent: true, timeout: configuration.uploadTimeout
+            )
+        } catch {
+            // The backend rotated its key: this journey ends with I, the next one fetches the new key.
+            if error.kind == .encryptionKeyInvalid { encryption = .unknown }
+            throw error
+        }
+    }
+
+    /// The backend's published key, fetched once; nil when it publishes none (404).
+    private func currentEncryption() async throws(BackendError) -> ApplicationLayerEncryption? {
+        switch encryption {
+        case .key(let ale): return ale
+        case .notPublished: return nil
+        case .unknown:
+            do {
+                let key: EncryptionKey = try await send(.encryptionKey, method: .GET, path: "/api/v1/encryption-key", body: nil, idempotent: true)
+                let ale = try ApplicationLayerEncryption(key)
+                encryption = .key(ale)
+                return ale
+            } catch where error.kind == .forbidden && error.httpStatus == 404 {
+                encryption = .notPublished
+                return nil
+            }
+        }
     }
 
     public func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse {
