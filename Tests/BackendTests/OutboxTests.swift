@@ -83,7 +83,12 @@ final class ScriptedBackend: VerificationBackend {
         try await fixture.open().enqueue(OutboxFixture.upload(1))
         let otherKey = OutboxKey(SymmetricKey(size: .bits256))
         let outbox = try Outbox(path: fixture.path, key: otherKey, logger: LoopbackBackend.logger)
-        await #expect(throws: OutboxError.self) { try await outbox.due() }
+        try await outbox.enqueue(OutboxFixture.upload(2))
+        // The unreadable record is set apart, not sent, not deleted; the readable one goes on.
+        #expect(try await outbox.due().map(\.item) == [.part(OutboxFixture.upload(2))])
+        #expect(try await outbox.quarantinedCount() == 1)
+        #expect(try await outbox.stats().records == 2)
+        #expect(try await outbox.due().count == 1)
     }
 
     @Test func sizeLimitRefusesAndAgeLimitWipes() async throws {

@@ -44,6 +44,7 @@ public actor Outbox {
     private let refusedCounter = Counter(label: "idkiosk_outbox_refused_total")
     private let expiredCounter = Counter(label: "idkiosk_outbox_expired_total")
     private let rejectedCounter = Counter(label: "idkiosk_outbox_rejected_total")
+    private let quarantinedCounter = Counter(label: "idkiosk_outbox_quarantined_total")
 
     /// Opens (or creates) the outbox.
     ///
@@ -140,7 +141,7 @@ public actor Outbox {
             try db.query(
                 """
                 SELECT id, idempotency_key, sealed, attempts FROM records AS r
-                WHERE next_attempt_at <= ?
+                WHERE next_attempt_at <= ? AND kind != 'quarantined'
                   AND NOT (kind = 'finalize' AND EXISTS (
                       SELECT 1 FROM records AS e WHERE e.workflow_execution_id = r.workflow_execution_id AND e.id < r.id))
                 ORDER BY id LIMIT ?
@@ -155,7 +156,14 @@ public actor Outbox {
                   let plaintext = try? AES.GCM.open(box, using: key, authenticating: Data((row[1].string ?? "").utf8)),
                   let item = Self.decode(plaintext)
             else {
-                throw .undecryptable(recordId: id)
+                // One unreadable record must not stall the queue, nor vanish: it stays,
+                // set apart, until the age limit wipes it.
+                try storage { () throws(SQLiteError) in
+                    try db.query("UPDATE records SET kind = 'quarantined' WHERE id = ?", [.integer(id)])
+                }
+                quarantinedCounter.increment()
+                logger.critical("outbox record cannot be decrypted, set apart", metadata: ["record": "\(id)"])
+                continue
             }
             records.append(Record(id: id, item: item, attempts: Int(row[3].int ?? 0)))
         }
@@ -230,6 +238,11 @@ public actor Outbox {
         }
         try publishStats()
         return count
+    }
+
+    /// Records set apart because they could not be decrypted (wrong key, damaged record).
+    public func quarantinedCount() throws(OutboxError) -> Int {
+        Int(try storage { () throws(SQLiteError) in try db.query("SELECT COUNT(*) FROM records WHERE kind = 'quarantined'").first?.first?.int } ?? 0)
     }
 
     /// Records and bytes (plaintext sizes) in the queue.

@@ -7,8 +7,6 @@ public enum OutboxError: Error, Hashable, Sendable, CustomStringConvertible {
     case key(path: String, reason: String)
     /// The queue is at its record or byte limit; the journey must be refused or wait.
     case full(records: Int, bytes: Int)
-    /// A record could not be decrypted (wrong key or damaged record).
-    case undecryptable(recordId: Int64)
     /// SQLite failed.
     case storage(String)
 
@@ -18,7 +16,6 @@ public enum OutboxError: Error, Hashable, Sendable, CustomStringConvertible {
             "outbox database \(path) is damaged (\(cause)); it was kept aside as \(keptAt) and a new, empty outbox can be opened"
         case .key(let path, let reason): "outbox key \(path): \(reason)"
         case .full(let records, let bytes): "outbox full: \(records) records, \(bytes) bytes"
-        case .undecryptable(let id): "outbox record \(id) cannot be decrypted"
         case .storage(let message): "outbox storage failed: \(message)"
         }
     }
