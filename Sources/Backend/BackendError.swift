@@ -73,9 +73,8 @@ public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
     public var flowError: FlowError {
         let status = httpStatus ?? 0
         func detail(_ yyyy: Int) -> String {
-            let xx = call.rawValue
-            let four = String(yyyy).count < 4 ? String(repeating: "0", count: 4 - String(yyyy).count) + String(yyyy) : String(yyyy.description.suffix(4))
-            return String(xx) + four
+            let digits = String(min(max(yyyy, 0), 9999))
+            return String(call.rawValue) + String(repeating: "0", count: 4 - digits.count) + digits
         }
         switch kind {
         case .noConnection: return FlowError(.E, detail: detail(0))

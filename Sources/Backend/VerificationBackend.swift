@@ -17,7 +17,7 @@ public protocol VerificationBackend: Sendable {
 }
 
 /// One workflow execution of one account, with its session token.
-public struct ExecutionRef: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ExecutionRef: Hashable, Sendable, Codable, CustomStringConvertible, CustomReflectable {
     public var accountId: String
     public var workflowExecutionId: String
     public var sessionToken: String
@@ -34,10 +34,12 @@ public struct ExecutionRef: Hashable, Sendable, Codable, CustomStringConvertible
 
     /// Ids only: the session token is a secret.
     public var description: String { "ExecutionRef(\(accountId), \(workflowExecutionId))" }
+
+    public var customMirror: Mirror { Mirror(self, children: ["accountId": accountId, "workflowExecutionId": workflowExecutionId]) }
 }
 
 /// One part to upload: the images or chip data are personal data and never printed.
-public struct PartUpload: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct PartUpload: Hashable, Sendable, Codable, CustomStringConvertible, CustomReflectable {
     public var execution: ExecutionRef
     public var credentialId: String
     public var classifier: PartClassifier
@@ -59,4 +61,7 @@ public struct PartUpload: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String {
         "PartUpload(\(execution.workflowExecutionId), \(classifier), \(body.count) bytes, <redacted>)"
     }
+
+    /// No body and no session token in mirrors either.
+    public var customMirror: Mirror { Mirror(self, children: ["execution": execution, "classifier": classifier, "bytes": body.count]) }
 }

@@ -133,3 +133,38 @@ import Testing
         }
     }
 }
+
+@Suite struct ConfigurationTests {
+    typealias Configuration = HTTPVerificationBackend<ContinuousClock>.Configuration
+
+    @Test func dataCentersAreConfiguration() throws {
+        let endpoints = DataCenterEndpoints([.EU: "https://eu.backend.example/", .US: "https://us.backend.example"])
+        #expect(try Configuration(dataCenter: .EU, endpoints: endpoints, clientId: "c", clientSecret: "s").baseURL == "https://eu.backend.example")
+        let error = #expect(throws: BackendError.self) { try Configuration(dataCenter: .SG, endpoints: endpoints, clientId: "c", clientSecret: "s") }
+        #expect(error?.flowError.code == "F000000")
+    }
+
+    @Test func theSecretReachesNoDescriptionOrDump() {
+        let configuration = Configuration(baseURL: "http://127.0.0.1:1", clientId: "station-7", clientSecret: "s3cr3t-value")
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        #expect(!dumped.contains("s3cr3t-value"))
+        #expect(!"\(configuration)".contains("s3cr3t-value"))
+        #expect(!String(reflecting: configuration).contains("s3cr3t-value"))
+        let upload = PartUpload(
+            execution: ExecutionRef(accountId: "a", workflowExecutionId: "w", sessionToken: "session-secret"),
+            credentialId: "c", classifier: .front, body: Data("P<UTOERIKSSON".utf8)
+        )
+        #expect(!"\(upload)".contains("session-secret"))
+        #expect(!"\(upload)".contains("ERIKSSON"))
+        var dumpedUpload = ""
+        dump(upload, to: &dumpedUpload)
+        #expect(!dumpedUpload.contains("session-secret"))
+    }
+
+    @Test func codesAreSevenCharactersForAnyStatus() {
+        for status in [0, 7, 42, 404, 503, 12345] {
+            #expect(BackendError(.network, call: .finalize, httpStatus: status, message: "").flowError.code.count == 7)
+        }
+    }
+}

@@ -13,7 +13,7 @@ import NIOSSL
 /// ``BackendError``. The caller owns the `HTTPClient` (and its TLS configuration) and
 /// the clock; sleeping happens here, never in the policies.
 public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Duration == Duration, C.Instant: Sendable {
-    public struct Configuration: Sendable, CustomStringConvertible {
+    public struct Configuration: Sendable, CustomStringConvertible, CustomReflectable {
         /// `https://eu.backend.example/` or, in tests, `http://127.0.0.1:port/`.
         public var baseURL: String
         public var clientId: String
@@ -35,8 +35,17 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             self.clientSecret = clientSecret
         }
 
+        /// The base URL of a data center, as the station's configuration maps them.
+        /// - Throws: ``BackendError`` (F) when the data center has no URL.
+        public init(dataCenter: DataCenter, endpoints: DataCenterEndpoints, clientId: String, clientSecret: String) throws(BackendError) {
+            self.init(baseURL: try endpoints.baseURL(for: dataCenter), clientId: clientId, clientSecret: clientSecret)
+        }
+
         /// No secret in it.
         public var description: String { "Configuration(\(baseURL), client \(clientId))" }
+
+        /// `dump` and other mirrors must not reach the secret either.
+        public var customMirror: Mirror { Mirror(self, children: ["baseURL": baseURL, "clientId": clientId]) }
     }
 
     private let configuration: Configuration
