@@ -125,6 +125,19 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // A timing harness, not a test: `swift run -c release BackendBenchmark`.
+        .executableTarget(
+            name: "BackendBenchmark",
+            dependencies: [
+                "Backend", "ReferenceBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/BackendBenchmark",
+            swiftSettings: strict
+        ),
+
         // Composition
 
         // Test support
