@@ -129,6 +129,9 @@ enum ReferenceChecks {
                 let expired = isExpired(mrz.expiryDate, today: today)
                 caps.dataChecks.append(CapabilityResult(id: "expiry", credentialId: idCredential, decision: expired ? .REJECTED : .PASSED, reason: expired ? "EXPIRED" : nil))
                 outcome.idResult = idResult(mrz, lines: chipMRZ != nil ? chipLines : cameraLines, method: chipMRZ != nil ? "nfc" : "mrz", today: today)
+                if let filter = idParts.first?.filter, let result = outcome.idResult {
+                    caps.dataChecks.append(documentMatchesWorkflow(result, filter: filter, credentialId: idCredential))
+                }
             } else {
                 caps.extraction.append(CapabilityResult(id: "extraction", credentialId: idCredential, decision: .NOT_EXECUTED, reason: "NO_MRZ_OR_CHIP_DATA"))
                 requiredNotExecuted = true
@@ -159,6 +162,17 @@ enum ReferenceChecks {
         }
         outcome.capabilities = caps
         return outcome
+    }
+
+    /// The document must be one the workflow's credential filter accepts.
+    static func documentMatchesWorkflow(_ result: IDResult, filter: CredentialFilter, credentialId: String) -> CapabilityResult {
+        if let countries = filter.country?.values, !countries.isEmpty, !countries.contains(result.issuingCountry ?? "") {
+            return CapabilityResult(id: "documentMatchesWorkflow", credentialId: credentialId, decision: .REJECTED, reason: "COUNTRY_NOT_ACCEPTED")
+        }
+        if let types = filter.type?.values, !types.isEmpty, let type = result.idType, !types.contains(type) {
+            return CapabilityResult(id: "documentMatchesWorkflow", credentialId: credentialId, decision: .REJECTED, reason: "DOCUMENT_TYPE_NOT_ACCEPTED")
+        }
+        return CapabilityResult(id: "documentMatchesWorkflow", credentialId: credentialId, decision: .PASSED)
     }
 
     // MARK: Helpers

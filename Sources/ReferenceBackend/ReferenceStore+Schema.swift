@@ -67,5 +67,9 @@ extension ReferenceStore {
         CREATE INDEX executions_account ON executions(account_id);
         CREATE INDEX callbacks_due ON callbacks(next_attempt_at);
         """,
+        // The credential's filter (countries, document types) as JSON, for the consistency check.
+        """
+        ALTER TABLE credentials ADD COLUMN filter BLOB;
+        """,
     ]
 }

@@ -35,6 +35,8 @@ struct StoredPart: Sendable {
     var category: CredentialCategory
     var classifier: PartClassifier
     var body: Data
+    /// The countries and document types the workflow accepts for the credential.
+    var filter: CredentialFilter?
 }
 
 /// A callback waiting for delivery.
@@ -159,8 +161,9 @@ public actor ReferenceStore {
             for filter in WorkflowRequirements.credentials(for: request.workflowDefinition) {
                 let credentialId = UUID().uuidString.lowercased()
                 try db.query(
-                    "INSERT INTO credentials (id, execution_id, category) VALUES (?, ?, ?)",
-                    [.text(credentialId), .text(executionId), .text(filter.category.rawValue)]
+                    "INSERT INTO credentials (id, execution_id, category, filter) VALUES (?, ?, ?, ?)",
+                    [.text(credentialId), .text(executionId), .text(filter.category.rawValue),
+                     (try? JSONEncoder().encode(filter)).map { .blob(Array($0)) } ?? .null]
                 )
                 var parts: [String: String] = [:]
                 for classifier in WorkflowRequirements.classifiers(for: filter.category) {
@@ -246,12 +249,13 @@ public actor ReferenceStore {
 
     func parts(executionId: String) throws(SQLiteError) -> [StoredPart] {
         try db.query(
-            "SELECT p.credential_id, c.category, p.classifier, p.body FROM parts p JOIN credentials c ON c.id = p.credential_id WHERE p.execution_id = ? ORDER BY p.classifier",
+            "SELECT p.credential_id, c.category, p.classifier, p.body, c.filter FROM parts p JOIN credentials c ON c.id = p.credential_id WHERE p.execution_id = ? ORDER BY p.classifier",
             [.text(executionId)]
         ).compactMap { row in
             guard let category = row[1].string.flatMap(CredentialCategory.init(rawValue:)),
                   let classifier = row[2].string.flatMap(PartClassifier.init(rawValue:)) else { return nil }
-            return StoredPart(credentialId: row[0].string ?? "", category: category, classifier: classifier, body: Data(row[3].bytes ?? []))
+            let filter = row[4].bytes.flatMap { try? JSONDecoder().decode(CredentialFilter.self, from: Data($0)) }
+            return StoredPart(credentialId: row[0].string ?? "", category: category, classifier: classifier, body: Data(row[3].bytes ?? []), filter: filter)
         }
     }
 

@@ -159,3 +159,35 @@ import Testing
         }
     }
 }
+
+@Suite struct WorkflowFilterTests {
+    func journey(countries: [String], types: [IdType]) async throws -> WorkflowExecutionDetails {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            var request = Fixtures.account(key: 10011)
+            request.workflowDefinition.credentials = [CredentialFilter(category: .ID, countries: countries, types: types)]
+            let account = try await client.createAccount(request)
+            let id = try account.credential(.ID)
+            #expect(id.country?.values == countries)
+            let execution = ExecutionRef(account)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            _ = try await client.finalize(execution)
+            return try await client.retrieve(execution)
+        }
+    }
+
+    @Test func documentOfAnAcceptedCountryAndTypePasses() async throws {
+        let details = try await journey(countries: ["UTO", "DEU"], types: [.PASSPORT])
+        #expect(details.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.decision == .PASSED)
+        #expect(details.decision.type == .PASSED)
+    }
+
+    @Test func documentOutsideTheWorkflowFilterIsRejected() async throws {
+        let wrongCountry = try await journey(countries: ["DEU"], types: [.PASSPORT])
+        #expect(wrongCountry.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.reason == "COUNTRY_NOT_ACCEPTED")
+        #expect(wrongCountry.decision.type == .REJECTED)
+        let wrongType = try await journey(countries: ["UTO"], types: [.ID_CARD])
+        #expect(wrongType.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.reason == "DOCUMENT_TYPE_NOT_ACCEPTED")
+    }
+}
