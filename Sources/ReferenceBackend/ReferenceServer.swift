@@ -133,7 +133,7 @@ public struct ReferenceServer: Sendable {
 
     private func uploadPart(_ request: Request, _ context: BasicRequestContext) async throws(APIFailure) -> Response {
         let clientId = try await authorize(request)
-        let (row, accountId) = try await ownedExecution(clientId, context)
+        let (row, _) = try await ownedExecution(clientId, context)
         let credentialId = try parameter("credentialId", context)
         guard let classifier = PartClassifier(rawValue: try parameter("classifier", context)) else {
             throw APIFailure(.badRequest, .INVALID_REQUEST, "unknown part classifier")
@@ -169,7 +169,6 @@ public struct ReferenceServer: Sendable {
                 classifier: classifier, body: body, answer: encoded
             )
         }
-        _ = accountId
         return Self.raw(encoded, status: .ok)
     }
 

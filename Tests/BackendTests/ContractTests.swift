@@ -191,3 +191,16 @@ import Testing
         #expect(wrongType.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.reason == "DOCUMENT_TYPE_NOT_ACCEPTED")
     }
 }
+
+@Suite struct PathSafetyTests {
+    @Test func idsThatWouldChangeThePathAreRefusedBeforeSending() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let error = await #expect(throws: BackendError.self) {
+                try await client.status(ExecutionRef(accountId: "../../oauth2", workflowExecutionId: "x", sessionToken: "t"))
+            }
+            #expect(error?.flowError.code == "M500000")
+            #expect(await backend.faults.requestCount(pathContains: "/") == 0)
+        }
+    }
+}

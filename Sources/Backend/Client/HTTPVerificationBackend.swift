@@ -91,13 +91,12 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
     public func updateAccount(id: String, _ request: AccountRequest) async throws(BackendError) -> AccountResponse {
         try validate(request, call: .updateAccount)
         let body = try encode(request, call: .updateAccount)
-        return try await send(.updateAccount, method: .PUT, path: "/api/v1/accounts/\(try segment(id))", body: body, idempotent: false)
+        return try await send(.updateAccount, method: .PUT, path: "/api/v1/accounts/\(try segment(id, .updateAccount))", body: body, idempotent: false)
     }
 
     public func uploadPart(_ upload: PartUpload) async throws(BackendError) -> PartResponse {
         let e = upload.execution
-        let path = "/api/v1/accounts/\(try segment(e.accountId))/workflow-executions/\(try segment(e.workflowExecutionId))"
-            + "/credentials/\(try segment(upload.credentialId))/parts/\(upload.classifier.rawValue)"
+        let path = try executionPath(e, .uploadPart) + "/credentials/\(try segment(upload.credentialId, .uploadPart))/parts/\(upload.classifier.rawValue)"
         var body = upload.body
         var headers = [("Idempotency-Key", upload.idempotencyKey), ("X-Session-Token", e.sessionToken)]
         if configuration.applicationLayerEncryption, let ale = try await currentEncryption() {
@@ -138,17 +137,17 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
 
     public func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse {
         try await send(
-            .finalize, method: .PUT, path: try executionPath(execution), body: nil,
+            .finalize, method: .PUT, path: try executionPath(execution, .finalize), body: nil,
             extraHeaders: [("X-Session-Token", execution.sessionToken)], idempotent: true
         )
     }
 
     public func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse {
-        try await send(.status, method: .GET, path: try executionPath(execution) + "/status", body: nil, idempotent: true)
+        try await send(.status, method: .GET, path: try executionPath(execution, .status) + "/status", body: nil, idempotent: true)
     }
 
     public func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails {
-        try await send(.retrieve, method: .GET, path: try executionPath(execution), body: nil, idempotent: true)
+        try await send(.retrieve, method: .GET, path: try executionPath(execution, .retrieve), body: nil, idempotent: true)
     }
 
     // MARK: Token
@@ -371,14 +370,14 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         }
     }
 
-    private func executionPath(_ e: ExecutionRef) throws(BackendError) -> String {
-        "/api/v1/accounts/\(try segment(e.accountId))/workflow-executions/\(try segment(e.workflowExecutionId))"
+    private func executionPath(_ e: ExecutionRef, _ call: BackendError.Call) throws(BackendError) -> String {
+        "/api/v1/accounts/\(try segment(e.accountId, call))/workflow-executions/\(try segment(e.workflowExecutionId, call))"
     }
 
     /// Ids are UUIDs or similar: anything that would change the path is refused.
-    private func segment(_ id: String) throws(BackendError) -> String {
+    private func segment(_ id: String, _ call: BackendError.Call) throws(BackendError) -> String {
         guard !id.isEmpty, id.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) else {
-            throw BackendError(.rejected, call: .status, message: "malformed id")
+            throw BackendError(.rejected, call: call, message: "malformed id")
         }
         return id
     }
