@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "ScanFlow", targets: ["ScanFlow"]),
         .library(name: "MRTD", targets: ["MRTD"]),
+        .library(name: "Backend", targets: ["Backend"]),
+        .library(name: "ReferenceBackend", targets: ["ReferenceBackend"]),
+        .executable(name: "idkiosk-backend", targets: ["idkiosk-backend"]),
         .library(name: "Camera", targets: ["Camera"]),
         .library(name: "Flash", targets: ["Flash"]),
     ],
@@ -26,6 +29,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Backend: the HTTP client (TLS, timeouts, pooling) and the reference server.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Only the FullFoundation trait: swift-configuration is not needed and costs build time.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C bindings
@@ -35,6 +48,7 @@ let package = Package(
             providers: [.apt(["libpcsclite-dev"])]
         ),
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -86,6 +100,76 @@ let package = Package(
 
         // Flow
         .target(name: "ScanFlow", swiftSettings: strict),
+
+        // Storage
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+
+        // Backend
+        .target(
+            name: "Backend",
+            dependencies: [
+                "SQLite", "ScanFlow",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ReferenceBackend",
+            dependencies: [
+                "Backend", "SQLite", "MRTD",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "idkiosk-backend",
+            dependencies: [
+                "ReferenceBackend", "Backend",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Test support: the child process of the outbox's kill -9 test.
+        .executableTarget(
+            name: "outbox-drain-child",
+            dependencies: [
+                "Backend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // A timing harness, not a test: `swift run -c release BackendBenchmark`.
+        .executableTarget(
+            name: "BackendBenchmark",
+            dependencies: [
+                "Backend", "ReferenceBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/BackendBenchmark",
+            swiftSettings: strict
+        ),
 
         // Composition
         .target(
@@ -158,6 +242,22 @@ let package = Package(
             dependencies: [
                 "MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "BackendTests",
+            dependencies: [
+                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "outbox-drain-child",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -1,0 +1,253 @@
+import Backend
+import Foundation
+import MRTD
+
+/// The checks the reference backend performs itself: image usability from the JPEG
+/// header, MRZ check digits and layout, expiry, camera MRZ against chip DG1, and the
+/// passive authentication seam. Similarity and liveness need models it does not have:
+/// they are NOT_EXECUTED, and the result says so. Pure functions of the parts and the date.
+enum ReferenceChecks {
+    static let notSupported = "NOT_SUPPORTED_BY_REFERENCE_BACKEND"
+
+    struct Outcome {
+        var capabilities = WorkflowExecutionDetails.Capabilities()
+        var idResult: IDResult?
+        var faceResult: FaceResult?
+        var decision: Decision = .PASSED
+        var riskScore: Double = 0
+    }
+
+    // MARK: Images
+
+    /// Width and height from a JPEG's start-of-frame marker, nil when it is no JPEG.
+    static func jpegDimensions(_ data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var index = 2
+        while index + 4 <= bytes.count {
+            guard bytes[index] == 0xFF else { return nil }
+            let marker = bytes[index + 1]
+            if marker == 0xFF { index += 1; continue }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { index += 2; continue }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            guard length >= 2 else { return nil }
+            // SOF0...SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                guard index + 9 <= bytes.count else { return nil }
+                let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+                let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+                return (width, height)
+            }
+            if marker == 0xDA { return nil }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    /// The instant feedback on one uploaded part.
+    static func usability(of classifier: PartClassifier, body: Data, credentialId: String) -> CapabilityResult {
+        let id = "usability-\(classifier.rawValue)"
+        if classifier == .mrz {
+            let parsed = (try? JSONDecoder().decode(MrzData.self, from: body)).flatMap { try? MRZ($0.lines.joined(separator: "\n")) }
+            return CapabilityResult(id: id, credentialId: credentialId, decision: parsed == nil ? .REJECTED : .PASSED, reason: parsed == nil ? "MRZ_INVALID" : nil)
+        }
+        if classifier == .nfc {
+            let chip = try? JSONDecoder().decode(ChipData.self, from: body)
+            let ok = chip?.dataGroups["DG1"] != nil
+            return CapabilityResult(id: id, credentialId: credentialId, decision: ok ? .PASSED : .REJECTED, reason: ok ? nil : "NO_DG1")
+        }
+        guard let size = jpegDimensions(body) else {
+            return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: "NOT_A_JPEG")
+        }
+        let minimum = classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_") ? (240, 240) : (640, 400)
+        let longSide = max(size.width, size.height), shortSide = min(size.width, size.height)
+        if longSide < max(minimum.0, minimum.1) || shortSide < min(minimum.0, minimum.1) {
+            return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: "LOW_RESOLUTION")
+        }
+        return CapabilityResult(id: id, credentialId: credentialId, decision: .PASSED, reason: "RESOLUTION_ONLY")
+    }
+
+    // MARK: The whole execution
+
+    static func evaluate(parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier) -> Outcome {
+        var outcome = Outcome()
+        var caps = WorkflowExecutionDetails.Capabilities()
+        var requiredNotExecuted = false
+
+        for part in parts where part.classifier.isImage {
+            caps.usability.append(usability(of: part.classifier, body: part.body, credentialId: part.credentialId))
+            // No JPEG decoder in the reference backend: brightness, blur and glare are not measured.
+            caps.imageChecks.append(CapabilityResult(id: "brightness-\(part.classifier.rawValue)", credentialId: part.credentialId, decision: .NOT_EXECUTED, reason: "NO_JPEG_DECODER"))
+        }
+
+        let idParts = parts.filter { $0.category == .ID }
+        let idCredential = idParts.first?.credentialId
+        if let idCredential {
+            if !idParts.contains(where: { $0.classifier == .front }) {
+                caps.usability.append(CapabilityResult(id: "usability-FRONT", credentialId: idCredential, decision: .REJECTED, reason: "MISSING_FRONT"))
+            }
+            var cameraMRZ: MRZ?
+            var cameraLines: [String] = []
+            if let part = idParts.first(where: { $0.classifier == .mrz }) {
+                if let data = try? JSONDecoder().decode(MrzData.self, from: part.body) {
+                    cameraLines = data.lines
+                    do {
+                        cameraMRZ = try MRZ(data.lines.joined(separator: "\n"))
+                        caps.extraction.append(CapabilityResult(id: "extraction-MRZ", credentialId: idCredential, decision: .PASSED))
+                    } catch {
+                        caps.extraction.append(CapabilityResult(id: "extraction-MRZ", credentialId: idCredential, decision: .REJECTED, reason: reason(for: error)))
+                    }
+                }
+            }
+            var chipMRZ: MRZ?
+            var chipLines: [String] = []
+            if let part = idParts.first(where: { $0.classifier == .nfc }), let chip = try? JSONDecoder().decode(ChipData.self, from: part.body) {
+                if let dg1 = chip.dataGroups["DG1"], let text = mrzText(fromDG1: dg1) {
+                    chipLines = lines(of: text)
+                    do {
+                        chipMRZ = try MRZ(text)
+                        caps.extraction.append(CapabilityResult(id: "extraction-NFC", credentialId: idCredential, decision: .PASSED))
+                    } catch {
+                        caps.extraction.append(CapabilityResult(id: "extraction-NFC", credentialId: idCredential, decision: .REJECTED, reason: reason(for: error)))
+                    }
+                } else {
+                    caps.extraction.append(CapabilityResult(id: "extraction-NFC", credentialId: idCredential, decision: .REJECTED, reason: "DG1_UNREADABLE"))
+                }
+                let server = verifier.verify(dataGroups: chip.dataGroups)
+                caps.chipAuthentication.append(CapabilityResult(id: "passiveAuthentication", credentialId: idCredential, decision: server.decision, reason: server.reason))
+                caps.chipAuthentication.append(CapabilityResult(
+                    id: "stationPassiveAuthentication", credentialId: idCredential,
+                    decision: chip.stationVerification.passiveAuthentication, reason: "REPORTED_BY_STATION"
+                ))
+                if server.decision == .NOT_EXECUTED { requiredNotExecuted = true }
+            }
+            if let cameraMRZ, let chipMRZ {
+                let same = cameraMRZ == chipMRZ
+                caps.dataChecks.append(CapabilityResult(id: "mrzMatchesChip", credentialId: idCredential, decision: same ? .PASSED : .REJECTED, reason: same ? nil : "MRZ_CHIP_MISMATCH"))
+            }
+            if let mrz = chipMRZ ?? cameraMRZ {
+                let expired = isExpired(mrz.expiryDate, today: today)
+                caps.dataChecks.append(CapabilityResult(id: "expiry", credentialId: idCredential, decision: expired ? .REJECTED : .PASSED, reason: expired ? "EXPIRED" : nil))
+                outcome.idResult = idResult(mrz, lines: chipMRZ != nil ? chipLines : cameraLines, method: chipMRZ != nil ? "nfc" : "mrz", today: today)
+                if let filter = idParts.first?.filter, let result = outcome.idResult {
+                    caps.dataChecks.append(documentMatchesWorkflow(result, filter: filter, credentialId: idCredential))
+                }
+            } else {
+                caps.extraction.append(CapabilityResult(id: "extraction", credentialId: idCredential, decision: .NOT_EXECUTED, reason: "NO_MRZ_OR_CHIP_DATA"))
+                requiredNotExecuted = true
+            }
+        }
+
+        let faceParts = parts.filter { $0.category == .FACEMAP }
+        if let faceCredential = faceParts.first?.credentialId {
+            caps.similarity.append(CapabilityResult(id: "similarity", credentialId: faceCredential, decision: .NOT_EXECUTED, reason: notSupported))
+            caps.liveness.append(CapabilityResult(id: "liveness", credentialId: faceCredential, decision: .NOT_EXECUTED, reason: notSupported))
+            outcome.faceResult = FaceResult(passed: nil, extractionMethod: "faceManual")
+            requiredNotExecuted = true
+        } else if definitionKey == 10013 {
+            caps.similarity.append(CapabilityResult(id: "similarity", decision: .NOT_EXECUTED, reason: "NO_FACE_UPLOADED"))
+            requiredNotExecuted = true
+        }
+
+        let all = caps.all
+        if all.contains(where: { $0.decision == .REJECTED }) {
+            outcome.decision = .REJECTED
+            outcome.riskScore = 100
+        } else if all.contains(where: { $0.decision == .WARNING }) || requiredNotExecuted {
+            outcome.decision = .WARNING
+            outcome.riskScore = 50
+        } else {
+            outcome.decision = .PASSED
+            outcome.riskScore = 10
+        }
+        outcome.capabilities = caps
+        return outcome
+    }
+
+    /// The document must be one the workflow's credential filter accepts.
+    static func documentMatchesWorkflow(_ result: IDResult, filter: CredentialFilter, credentialId: String) -> CapabilityResult {
+        if let countries = filter.country?.values, !countries.isEmpty, !countries.contains(result.issuingCountry ?? "") {
+            return CapabilityResult(id: "documentMatchesWorkflow", credentialId: credentialId, decision: .REJECTED, reason: "COUNTRY_NOT_ACCEPTED")
+        }
+        if let types = filter.type?.values, !types.isEmpty, let type = result.idType, !types.contains(type) {
+            return CapabilityResult(id: "documentMatchesWorkflow", credentialId: credentialId, decision: .REJECTED, reason: "DOCUMENT_TYPE_NOT_ACCEPTED")
+        }
+        return CapabilityResult(id: "documentMatchesWorkflow", credentialId: credentialId, decision: .PASSED)
+    }
+
+    // MARK: Helpers
+
+    /// The MRZ in DG1: template 0x61 holding 0x5F1F.
+    static func mrzText(fromDG1 dg1: Data) -> String? {
+        guard let template = try? TLV.parse([UInt8](dg1)), template.tag == 0x61, let mrz = template.child(0x5F1F) else { return nil }
+        return String(decoding: mrz.value, as: UTF8.self)
+    }
+
+    static func lines(of text: String) -> [String] {
+        let compact = text.filter { !$0.isWhitespace }
+        let width = compact.count == 90 ? 30 : compact.count == 72 ? 36 : 44
+        var result: [String] = []
+        var rest = Substring(compact)
+        while !rest.isEmpty {
+            result.append(String(rest.prefix(width)))
+            rest = rest.dropFirst(width)
+        }
+        return result
+    }
+
+    static func reason(for error: MRZError) -> String {
+        switch error {
+        case .checkDigitMismatch: "MRZ_CHECK_DIGIT"
+        case .unrecognizedLayout: "MRZ_LAYOUT"
+        case .invalidCharacter: "MRZ_CHARACTER"
+        case .invalidField: "MRZ_FIELD"
+        }
+    }
+
+    static func utcYear(_ date: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.component(.year, from: date)
+    }
+
+    /// `YYMMDD` to `YYYY-MM-DD`: expiry dates are 20YY; birth dates are the latest century not in the future.
+    static func isoDate(_ yymmdd: String, expiry: Bool, today: Date) -> String? {
+        guard yymmdd.count == 6, yymmdd.allSatisfy(\.isNumber), let yy = Int(yymmdd.prefix(2)) else { return nil }
+        var year = 2000 + yy
+        if !expiry, year > utcYear(today) { year -= 100 }
+        return "\(year)-\(yymmdd.dropFirst(2).prefix(2))-\(yymmdd.suffix(2))"
+    }
+
+    static func isExpired(_ expiry: String, today: Date) -> Bool {
+        guard let iso = isoDate(expiry, expiry: true, today: today) else { return true }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        guard let date = formatter.date(from: iso) else { return true }
+        // Valid through the whole expiry day.
+        return date.addingTimeInterval(86_400) <= today
+    }
+
+    static func idResult(_ mrz: MRZ, lines: [String], method: String, today: Date) -> IDResult {
+        var result = IDResult()
+        result.issuingCountry = mrz.issuingState
+        switch mrz.documentCode.first {
+        case "P": result.idType = .PASSPORT
+        case "V": result.idType = .VISA
+        default: result.idType = .ID_CARD
+        }
+        result.idSubType = mrz.format.rawValue
+        result.lastName = mrz.name.primaryIdentifier
+        result.firstName = mrz.name.secondaryIdentifier
+        result.dateOfBirth = isoDate(mrz.birthDate, expiry: false, today: today)
+        result.expiryDate = isoDate(mrz.expiryDate, expiry: true, today: today)
+        result.documentNumber = mrz.documentNumber
+        result.personalNumber = mrz.optionalData.isEmpty ? nil : mrz.optionalData
+        result.gender = mrz.sex.rawValue
+        result.nationality = mrz.nationality
+        result.mrzLine1 = lines.count > 0 ? lines[0] : nil
+        result.mrzLine2 = lines.count > 1 ? lines[1] : nil
+        result.mrzLine3 = lines.count > 2 ? lines[2] : nil
+        result.extractionMethod = method
+        return result
+    }
+}

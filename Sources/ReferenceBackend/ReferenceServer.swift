@@ -1,0 +1,371 @@
+import Backend
+import Crypto
+import Foundation
+public import Hummingbird
+public import Logging
+import HTTPTypes
+import NIOCore
+
+/// The reference backend's HTTP API (docs/backend-api.yaml) on Hummingbird 2.
+public struct ReferenceServer: Sendable {
+    public struct Configuration: Sendable {
+        /// The base of the part URLs in answers; nil takes `http://` and the request's Host.
+        public var publicBaseURL: String?
+        /// Seconds an access token lives.
+        public var accessTokenLifetime = 3600
+        /// The largest part accepted.
+        public var maxPartBytes = 10 << 20
+        public var passiveAuthentication: any PassiveAuthenticationVerifier = NoTrustStore()
+        /// Publishes a key for application-layer encryption; nil publishes none (404).
+        public var encryption: EncryptionKeyring?
+
+        public init(publicBaseURL: String? = nil) {
+            self.publicBaseURL = publicBaseURL
+        }
+    }
+
+    let store: ReferenceStore
+    let configuration: Configuration
+    let faults: FaultPlan?
+
+    /// - Parameter faults: injected failures for fault tests and demos; nil in production.
+    public init(store: ReferenceStore, configuration: Configuration = .init(), faults: FaultPlan? = nil) {
+        self.store = store
+        self.configuration = configuration
+        self.faults = faults
+    }
+
+    /// The router with every route of the API.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        if let faults { router.add(middleware: FaultMiddleware(plan: faults)) }
+        router.post("/oauth2/token") { request, _ in await respond { () throws(APIFailure) in try await token(request) } }
+        router.post("/api/v1/accounts") { request, _ in
+            await respond { () throws(APIFailure) in try await initiate(request, accountId: nil) }
+        }
+        router.put("/api/v1/accounts/:accountId") { request, context in
+            await respond { () throws(APIFailure) in try await initiate(request, accountId: try parameter("accountId", context)) }
+        }
+        let execution = "/api/v1/accounts/:accountId/workflow-executions/:executionId"
+        router.post("\(execution)/credentials/:credentialId/parts/:classifier") { request, context in
+            await respond { () throws(APIFailure) in try await uploadPart(request, context) }
+        }
+        router.put(RouterPath(execution)) { request, context in
+            await respond { () throws(APIFailure) in try await finalize(request, context) }
+        }
+        router.get(RouterPath(execution)) { request, context in
+            await respond { () throws(APIFailure) in try await retrieve(request, context) }
+        }
+        router.get("\(execution)/status") { request, context in
+            await respond { () throws(APIFailure) in try await status(request, context) }
+        }
+        router.get("/api/v1/encryption-key") { request, _ in
+            await respond { () throws(APIFailure) in
+                _ = try await authorize(request)
+                guard let keyring = configuration.encryption else {
+                    throw APIFailure(.notFound, .NOT_FOUND, "no encryption key published")
+                }
+                return try json(await keyring.published())
+            }
+        }
+        return router
+    }
+
+    /// The application, bound to `host:port` (port 0 picks a free one; `onServerRunning` learns it).
+    public func makeApplication(
+        host: String, port: Int, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "idkiosk-backend"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
+    }
+
+    // MARK: Routes
+
+    private func token(_ request: Request) async throws(APIFailure) -> Response {
+        var request = request
+        let body = try await collect(&request, limit: 4096)
+        let form = String(decoding: body, as: UTF8.self)
+        guard form.split(separator: "&").contains("grant_type=client_credentials") else {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "grant_type must be client_credentials")
+        }
+        guard let header = request.headers[.authorization], header.hasPrefix("Basic "),
+              let decoded = Data(base64Encoded: String(header.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
+              let colon = decoded.firstIndex(of: ":")
+        else {
+            throw APIFailure(.unauthorized, .UNAUTHORIZED, "client credentials required", basicChallenge: true)
+        }
+        let clientId = String(decoded[..<colon]), secret = String(decoded[decoded.index(after: colon)...])
+        guard try await db({ try await store.authenticate(clientId: clientId, secret: secret) }) else {
+            throw APIFailure(.unauthorized, .UNAUTHORIZED, "client credentials refused", basicChallenge: true)
+        }
+        let lifetime = configuration.accessTokenLifetime
+        let token = try await db { try await store.issueToken(clientId: clientId, lifetime: lifetime) }
+        return try json(TokenResponse(accessToken: token, expiresIn: lifetime))
+    }
+
+    private func initiate(_ request: Request, accountId: String?) async throws(APIFailure) -> Response {
+        let clientId = try await authorize(request)
+        var request = request
+        let body = try await collect(&request, limit: 64 << 10)
+        guard let account = try? JSONDecoder().decode(AccountRequest.self, from: body) else {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "body is not an AccountRequest")
+        }
+        do { try account.validate() } catch {
+            throw APIFailure(.unprocessableContent, .INVALID_REQUEST, error.description)
+        }
+        if let lifetime = account.tokenLifetime, !(60...86_400).contains(lifetime) {
+            throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "tokenLifetime out of range")
+        }
+        if let url = account.callbackUrl, URL(string: url)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "callbackUrl is not an http(s) URL")
+        }
+        let base = baseURL(request)
+        guard let response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
+            throw APIFailure(.notFound, .NOT_FOUND, "no such account")
+        }
+        return try json(response)
+    }
+
+    private func uploadPart(_ request: Request, _ context: BasicRequestContext) async throws(APIFailure) -> Response {
+        let clientId = try await authorize(request)
+        let (row, _) = try await ownedExecution(clientId, context)
+        let credentialId = try parameter("credentialId", context)
+        guard let classifier = PartClassifier(rawValue: try parameter("classifier", context)) else {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "unknown part classifier")
+        }
+        guard let key = request.headers[HTTPField.Name("Idempotency-Key")!], (8...128).contains(key.count) else {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "Idempotency-Key header required")
+        }
+        var request = request
+        let body = try await openIfSealed(request, try await collect(&request, limit: configuration.maxPartBytes))
+        let requestHash = ReferenceStore.hash(Array("\(credentialId)/\(classifier.rawValue)/".utf8) + Array(body))
+        if let earlier = try await db({ try await store.idempotentAnswer(clientId: clientId, key: key) }) {
+            guard earlier.requestHash == requestHash else {
+                throw APIFailure(.conflict, .IDEMPOTENCY_CONFLICT, "Idempotency-Key reused for another request")
+            }
+            return Self.raw(earlier.body, status: .init(code: earlier.status))
+        }
+        try await checkSession(request, row)
+        guard let category = try await db({ try await store.credentialCategory(executionId: row.id, credentialId: credentialId) }) else {
+            throw APIFailure(.notFound, .NOT_FOUND, "no such credential")
+        }
+        guard WorkflowRequirements.accepts(classifier, for: category) else {
+            throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "the credential takes no such part")
+        }
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.hasPrefix(classifier.isImage ? "image/jpeg" : "application/json") else {
+            throw APIFailure(.unsupportedMediaType, .INVALID_REQUEST, "wrong Content-Type for the part")
+        }
+        let answer = PartResponse(classifier: classifier, usability: ReferenceChecks.usability(of: classifier, body: body, credentialId: credentialId))
+        let encoded = try encode(answer)
+        try await db {
+            try await store.storePart(
+                clientId: clientId, key: key, requestHash: requestHash, executionId: row.id, credentialId: credentialId,
+                classifier: classifier, body: body, answer: encoded
+            )
+        }
+        return Self.raw(encoded, status: .ok)
+    }
+
+    private func finalize(_ request: Request, _ context: BasicRequestContext) async throws(APIFailure) -> Response {
+        let clientId = try await authorize(request)
+        let (row, accountId) = try await ownedExecution(clientId, context)
+        if row.status == .PROCESSED {
+            // Finalize is idempotent: a repeat answers like the first.
+            return try json(StatusResponse(account: Ref(id: accountId), workflowExecution: .init(id: row.id, status: .PROCESSED, definitionKey: row.definitionKey)))
+        }
+        try await checkSession(request, row)
+        let parts = try await db { try await store.parts(executionId: row.id) }
+        let now = store.now()
+        let outcome = ReferenceChecks.evaluate(parts: parts, definitionKey: row.definitionKey, today: now, verifier: configuration.passiveAuthentication)
+        let stamp = ISO8601DateFormatter()
+        let details = WorkflowExecutionDetails(
+            account: Ref(id: accountId),
+            createdAt: stamp.string(from: Date(timeIntervalSince1970: row.createdAt)),
+            completedAt: stamp.string(from: now),
+            workflow: .init(id: row.id, status: .PROCESSED, definitionKey: row.definitionKey,
+                            customerInternalReference: row.customerReference, userReference: row.userReference),
+            decision: .init(type: outcome.decision, risk: .init(score: outcome.riskScore)),
+            capabilities: outcome.capabilities,
+            idResult: outcome.idResult,
+            faceResult: outcome.faceResult
+        )
+        var callback: (clientId: String, url: String, body: Data)?
+        if let url = row.callbackURL {
+            let body = CallbackBody(callbackSentAt: stamp.string(from: now), account: Ref(id: accountId), workflowExecution: .init(id: row.id, status: .PROCESSED))
+            callback = (clientId, url, try encode(body))
+        }
+        let encodedDetails = try encode(details)
+        try await db { try await store.complete(executionId: row.id, result: encodedDetails, callback: callback) }
+        return try json(StatusResponse(account: Ref(id: accountId), workflowExecution: .init(id: row.id, status: .PROCESSED, definitionKey: row.definitionKey)))
+    }
+
+    private func status(_ request: Request, _ context: BasicRequestContext) async throws(APIFailure) -> Response {
+        let clientId = try await authorize(request)
+        let (row, accountId) = try await ownedExecution(clientId, context)
+        return try json(StatusResponse(account: Ref(id: accountId), workflowExecution: .init(id: row.id, status: row.status, definitionKey: row.definitionKey)))
+    }
+
+    private func retrieve(_ request: Request, _ context: BasicRequestContext) async throws(APIFailure) -> Response {
+        let clientId = try await authorize(request)
+        let (row, accountId) = try await ownedExecution(clientId, context)
+        if let result = row.result { return Self.raw(result, status: .ok) }
+        let details = WorkflowExecutionDetails(
+            account: Ref(id: accountId),
+            createdAt: ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: row.createdAt)),
+            completedAt: nil,
+            workflow: .init(id: row.id, status: row.status, definitionKey: row.definitionKey,
+                            customerInternalReference: row.customerReference, userReference: row.userReference),
+            decision: .init(type: .NOT_EXECUTED, risk: .init(score: 0)),
+            capabilities: .init(), idResult: nil, faceResult: nil
+        )
+        return try json(details)
+    }
+
+    /// The plaintext of an upload sealed with application-layer encryption, else the body as sent.
+    private func openIfSealed(_ request: Request, _ body: Data) async throws(APIFailure) -> Data {
+        guard let scheme = request.headers[HTTPField.Name("X-Encryption")!] else { return body }
+        guard scheme == ApplicationLayerEncryption.scheme, let keyring = configuration.encryption,
+              let keyId = request.headers[HTTPField.Name("X-Encryption-Key-Id")!],
+              let wrapped = request.headers[HTTPField.Name("X-Wrapped-Key")!].flatMap({ Data(base64Encoded: $0) })
+        else {
+            throw APIFailure(.badRequest, .KEY_EXPIRED, "encryption scheme or key not accepted")
+        }
+        let opened: Data?
+        do { opened = try await keyring.open(body: body, keyId: keyId, wrappedKey: wrapped) } catch {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "sealed body does not open")
+        }
+        guard let opened else { throw APIFailure(.badRequest, .KEY_EXPIRED, "encryption key no longer accepted") }
+        return opened
+    }
+
+    // MARK: Authorization
+
+    /// The client of the request's bearer token.
+    private func authorize(_ request: Request) async throws(APIFailure) -> String {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw APIFailure(.unauthorized, .INVALID_TOKEN, "bearer token required", bearerChallenge: true)
+        }
+        let token = String(header.dropFirst(7))
+        guard let clientId = try await db({ try await store.client(forToken: token) }) else {
+            throw APIFailure(.unauthorized, .INVALID_TOKEN, "access token invalid or expired", bearerChallenge: true)
+        }
+        return clientId
+    }
+
+    /// The execution of the path, when it is this client's; another client's is "not found".
+    private func ownedExecution(_ clientId: String, _ context: BasicRequestContext) async throws(APIFailure) -> (ExecutionRow, String) {
+        let accountId = try parameter("accountId", context)
+        let executionId = try parameter("executionId", context)
+        guard var row = try await db({ try await store.execution(clientId: clientId, accountId: accountId, executionId: executionId) }) else {
+            throw APIFailure(.notFound, .NOT_FOUND, "no such workflow execution")
+        }
+        if row.status == .INITIATED || row.status == .ACQUIRED, store.now().timeIntervalSince1970 >= row.tokenExpiresAt {
+            row.status = .TOKEN_EXPIRED
+            let id = row.id
+            try await db { try await store.setStatus(executionId: id, .TOKEN_EXPIRED) }
+        }
+        return (row, accountId)
+    }
+
+    /// The session token must be the execution's, and the execution still open.
+    private func checkSession(_ request: Request, _ row: ExecutionRow) async throws(APIFailure) {
+        guard let token = request.headers[HTTPField.Name("X-Session-Token")!],
+              ReferenceStore.constantTimeEqual(ReferenceStore.hash(Array(token.utf8)), row.sessionTokenHash)
+        else {
+            throw APIFailure(.forbidden, .UNAUTHORIZED, "session token does not belong to the workflow execution")
+        }
+        switch row.status {
+        case .INITIATED, .ACQUIRED: return
+        case .TOKEN_EXPIRED: throw APIFailure(.gone, .TOKEN_EXPIRED, "session token expired")
+        case .SESSION_EXPIRED: throw APIFailure(.gone, .SESSION_EXPIRED, "session expired")
+        case .PROCESSED: throw APIFailure(.gone, .TRANSACTION_FINISHED, "workflow execution already finished")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func parameter(_ name: String, _ context: BasicRequestContext) throws(APIFailure) -> String {
+        guard let value = context.parameters.get(name), !value.isEmpty else {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "missing \(name)")
+        }
+        return value
+    }
+
+    private func baseURL(_ request: Request) -> String {
+        if let configured = configuration.publicBaseURL {
+            return configured.hasSuffix("/") ? String(configured.dropLast()) : configured
+        }
+        return "http://\(request.head.authority ?? "localhost")"
+    }
+
+    private func collect(_ request: inout Request, limit: Int) async throws(APIFailure) -> Data {
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Data(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw APIFailure(.contentTooLarge, .TOO_LARGE, "body larger than \(limit) bytes")
+        } catch {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "body could not be read")
+        }
+    }
+
+    private func db<T>(_ body: () async throws -> T) async throws(APIFailure) -> T {
+        do { return try await body() } catch {
+            throw APIFailure(.internalServerError, .INTERNAL, "storage failed")
+        }
+    }
+
+    private func encode(_ value: some Encodable) throws(APIFailure) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do { return try encoder.encode(value) } catch {
+            throw APIFailure(.internalServerError, .INTERNAL, "could not encode the answer")
+        }
+    }
+
+    private func json(_ value: some Encodable) throws(APIFailure) -> Response {
+        Self.raw(try encode(value), status: .ok)
+    }
+
+    static func raw(_ data: Data, status: HTTPResponse.Status, headers extra: HTTPFields = [:]) -> Response {
+        var headers = extra
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func failure(_ failure: APIFailure) -> Response {
+        let data = (try? JSONEncoder().encode(failure.body)) ?? Data()
+        var headers = HTTPFields()
+        if failure.bearerChallenge { headers[.wwwAuthenticate] = #"Bearer error="invalid_token""# }
+        if failure.basicChallenge { headers[.wwwAuthenticate] = #"Basic realm="idkiosk""# }
+        if let retryAfter = failure.retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return raw(data, status: failure.status, headers: headers)
+    }
+
+    private func respond(_ body: () async throws(APIFailure) -> Response) async -> Response {
+        do { return try await body() } catch { return Self.failure(error) }
+    }
+}
+
+/// An error answer of the API.
+struct APIFailure: Error {
+    var status: HTTPResponse.Status
+    var body: APIErrorBody
+    var retryAfter: Int?
+    var bearerChallenge = false
+    var basicChallenge = false
+
+    init(_ status: HTTPResponse.Status, _ code: APIErrorBody.Code, _ message: String, retryAfter: Int? = nil, bearerChallenge: Bool = false, basicChallenge: Bool = false) {
+        self.status = status
+        self.body = APIErrorBody(code: code, message: message)
+        self.retryAfter = retryAfter
+        self.bearerChallenge = bearerChallenge
+        self.basicChallenge = basicChallenge
+    }
+}

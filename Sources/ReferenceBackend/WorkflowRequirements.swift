@@ -1,0 +1,33 @@
+import Backend
+
+/// What each workflow definition asks for, and which parts each credential takes.
+enum WorkflowRequirements {
+    /// 10011 ID only, 10013 ID and face, 10015 ID with chip; explicit filters win.
+    static func credentials(for definition: WorkflowDefinition) -> [CredentialFilter] {
+        if let explicit = definition.credentials, !explicit.isEmpty { return explicit }
+        switch definition.key {
+        case 10013: return [CredentialFilter(category: .ID), CredentialFilter(category: .FACEMAP)]
+        default: return [CredentialFilter(category: .ID)]
+        }
+    }
+
+    /// The classifiers announced with upload URLs.
+    static func classifiers(for category: CredentialCategory) -> [String] {
+        switch category {
+        case .ID: ["FRONT", "BACK", "FRONT_WITH_FLASH", "MRZ", "NFC"]
+        case .FACEMAP: ["FACE", "LIVENESS_0"]
+        case .DOCUMENT: ["FRONT", "BACK"]
+        case .DATA: []
+        }
+    }
+
+    /// Whether a credential of this category takes the part.
+    static func accepts(_ classifier: PartClassifier, for category: CredentialCategory) -> Bool {
+        switch category {
+        case .ID: [.front, .back, .frontWithFlash, .mrz, .nfc].contains(classifier)
+        case .FACEMAP: classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_")
+        case .DOCUMENT: classifier == .front || classifier == .back
+        case .DATA: false
+        }
+    }
+}

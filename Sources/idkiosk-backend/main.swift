@@ -1,0 +1,105 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import ReferenceBackend
+import ServiceLifecycle
+
+/// The reference verification backend: `serve` the API, `clients add` to provision a station.
+///
+/// Exit codes: 0 success, 1 failure (message on standard error), 64 usage error.
+@main
+struct IDKioskBackend: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idkiosk-backend",
+        abstract: "An open verification backend speaking docs/backend-api.yaml.",
+        subcommands: [Serve.self, Clients.self]
+    )
+}
+
+struct StorageOptions: ParsableArguments {
+    @Option(name: .long, help: "The SQLite database file (created and migrated when needed).")
+    var database = "idkiosk-backend.sqlite"
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the API until SIGTERM or SIGINT.")
+
+    @OptionGroup var storage: StorageOptions
+    @Option(help: "Address to bind.") var host = "127.0.0.1"
+    @Option(help: "Port to bind; 0 picks a free one.") var port = 8080
+    @Option(help: "Base URL put into part upload URLs (default: from the request's Host).") var publicURL: String?
+    @Option(help: "Access token lifetime in seconds.") var tokenLifetime = 3600
+    @Option(help: "RSA private key (PEM) to publish for application-layer encryption; none: uploads are not sealed.")
+    var encryptionKey: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard tokenLifetime >= 1 else { throw ValidationError("--token-lifetime must be positive") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "idkiosk-backend")
+        logger.logLevel = .info
+        let store = try ReferenceStore(path: storage.database)
+        var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
+        configuration.accessTokenLifetime = tokenLifetime
+        if let encryptionKey {
+            configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))
+        }
+        let server = ReferenceServer(store: store, configuration: configuration)
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        let app = server.makeApplication(host: host, port: port, logger: logger) { port in
+            // Scripts read the bound port from this line.
+            FileHandle.standardOutput.write(Data("listening on \(port)\n".utf8))
+        }
+        let sender = CallbackSender(store: store, httpClient: httpClient, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: [app, sender], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        )
+        do {
+            try await group.run()
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+    }
+}
+
+struct Clients: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Provision stations.", subcommands: [Add.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a station; its secrets are shown once and stored hashed.")
+
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "A name for the station (no personal data).") var name: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let store = try ReferenceStore(path: storage.database)
+            let client = try await store.addClient(name: name)
+            if json {
+                let object = ["clientId": client.id, "clientSecret": client.secret, "callbackSecret": client.callbackSecret]
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                print("client id:       \(client.id)")
+                print("client secret:   \(client.secret)")
+                print("callback secret: \(client.callbackSecret)")
+                print("The secrets are shown only now; the database keeps a hash of the client secret.")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List stations (ids and names).")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            let store = try ReferenceStore(path: storage.database)
+            for client in try await store.listClients() { print("\(client.id)\t\(client.name)") }
+        }
+    }
+}

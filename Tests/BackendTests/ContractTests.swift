@@ -1,0 +1,206 @@
+import AsyncHTTPClient
+import Backend
+import Foundation
+import ReferenceBackend
+import ScanFlow
+import Testing
+
+/// The station's client against the reference backend over real HTTP on 127.0.0.1.
+@Suite struct ContractTests {
+    @Test func idWithChipJourneyIsProcessedWithEveryCheckSaid() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(key: 10015))
+            #expect(!account.consentItems.isEmpty)
+            let id = try account.credential(.ID)
+            #expect(id.api.parts["FRONT"]?.hasPrefix(backend.baseURL) == true)
+            let execution = ExecutionRef(account)
+
+            let front = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            #expect(front.usability.decision == .PASSED)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .back, body: Fixtures.jpeg(width: 1280, height: 800)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .nfc, body: Fixtures.chipPart(Fixtures.validMRZ)))
+            #expect(try await client.status(execution).workflowExecution.status == .ACQUIRED)
+
+            let finalized = try await client.finalize(execution)
+            #expect(finalized.workflowExecution.status == .PROCESSED)
+
+            let details = try await client.retrieve(execution)
+            #expect(details.workflow.status == .PROCESSED)
+            // Passive authentication is not executed without a trust store: a warning, not a pass.
+            #expect(details.decision.type == .WARNING)
+            let caps = details.capabilities
+            #expect(caps.dataChecks.first { $0.id == "mrzMatchesChip" }?.decision == .PASSED)
+            #expect(caps.dataChecks.first { $0.id == "expiry" }?.decision == .PASSED)
+            #expect(caps.chipAuthentication.first { $0.id == "passiveAuthentication" }?.reason == "NO_CSCA_TRUST_STORE")
+            #expect(caps.imageChecks.allSatisfy { $0.decision == .NOT_EXECUTED && $0.reason == "NO_JPEG_DECODER" })
+            #expect(details.idResult?.documentNumber == "L898902C3")
+            #expect(details.idResult?.expiryDate == "2034-12-31")
+            #expect(details.idResult?.dateOfBirth == "1974-08-12")
+            #expect(details.idResult?.extractionMethod == "nfc")
+            #expect(details.idResult?.idType == .PASSPORT)
+        }
+    }
+
+    @Test func expiredDocumentAndMismatchedChipAreRejected() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account())
+            let id = try account.credential(.ID)
+            let execution = ExecutionRef(account)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .nfc, body: Fixtures.chipPart(Fixtures.expiredMRZ)))
+            _ = try await client.finalize(execution)
+            let details = try await client.retrieve(execution)
+            #expect(details.decision.type == .REJECTED)
+            #expect(details.capabilities.dataChecks.first { $0.id == "mrzMatchesChip" }?.reason == "MRZ_CHIP_MISMATCH")
+            #expect(details.capabilities.dataChecks.first { $0.id == "expiry" }?.reason == "EXPIRED")
+        }
+    }
+
+    @Test func badCheckDigitAndLowResolutionAreRejected() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(key: 10011))
+            let id = try account.credential(.ID)
+            let execution = ExecutionRef(account)
+            let small = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 320, height: 200)))
+            #expect(small.usability.decision == .REJECTED)
+            #expect(small.usability.reason == "LOW_RESOLUTION")
+            let notJPEG = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .back, body: Data("not a jpeg".utf8)))
+            #expect(notJPEG.usability.reason == "NOT_A_JPEG")
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.badCheckDigitMRZ)))
+            _ = try await client.finalize(execution)
+            let details = try await client.retrieve(execution)
+            #expect(details.decision.type == .REJECTED)
+            #expect(details.capabilities.extraction.first { $0.id == "extraction-MRZ" }?.reason == "MRZ_CHECK_DIGIT")
+        }
+    }
+
+    @Test func similarityAndLivenessAreNotExecutedAndSaidSo() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(key: 10013))
+            let id = try account.credential(.ID)
+            let face = try account.credential(.FACEMAP)
+            let execution = ExecutionRef(account)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: face.id, classifier: .face, body: Fixtures.jpeg(width: 640, height: 480)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: face.id, classifier: .liveness(0)!, body: Fixtures.jpeg(width: 640, height: 480)))
+            _ = try await client.finalize(execution)
+            let details = try await client.retrieve(execution)
+            #expect(details.capabilities.similarity.map(\.decision) == [.NOT_EXECUTED])
+            #expect(details.capabilities.liveness.map(\.reason) == ["NOT_SUPPORTED_BY_REFERENCE_BACKEND"])
+            #expect(details.faceResult == FaceResult(passed: nil, extractionMethod: "faceManual"))
+            #expect(details.decision.type == .WARNING)
+            #expect(details.idResult?.extractionMethod == "mrz")
+        }
+    }
+
+    @Test func uploadsAreIdempotentByKey() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account())
+            let id = try account.credential(.ID)
+            let upload = PartUpload(execution: ExecutionRef(account), credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800), idempotencyKey: "outbox-record-0001")
+            let first = try await client.uploadPart(upload)
+            let again = try await client.uploadPart(upload)
+            #expect(first == again)
+
+            var other = upload
+            other.body = Fixtures.jpeg(width: 1920, height: 1080)
+            let error = await #expect(throws: BackendError.self) { try await client.uploadPart(other) }
+            #expect(error?.httpStatus == 409)
+            #expect(error?.flowError.family == .M)
+        }
+    }
+
+    @Test func finishedTransactionRefusesUploadsWithJButFinalizeRepeats() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account())
+            let id = try account.credential(.ID)
+            let execution = ExecutionRef(account)
+            _ = try await client.finalize(execution)
+            #expect(try await client.finalize(execution).workflowExecution.status == .PROCESSED)
+            let error = await #expect(throws: BackendError.self) {
+                try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            }
+            #expect(error?.flowError.code == "J000000")
+            #expect(error?.flowError.isRetryable == false)
+        }
+    }
+
+    @Test func sessionTokenLifetimeEndsTheTransactionWithJ() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(tokenLifetime: 300))
+            let id = try account.credential(.ID)
+            let execution = ExecutionRef(account)
+            backend.time.advance(seconds: 301)
+            let error = await #expect(throws: BackendError.self) {
+                try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            }
+            #expect(error?.kind == .transactionFinished)
+            #expect(try await client.status(execution).workflowExecution.status == .TOKEN_EXPIRED)
+        }
+    }
+
+    @Test func updateAccountStartsANewExecution() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let first = try await client.createAccount(Fixtures.account())
+            let second = try await client.updateAccount(id: first.account.id, Fixtures.account())
+            #expect(second.account.id == first.account.id)
+            #expect(second.workflowExecution.id != first.workflowExecution.id)
+        }
+    }
+}
+
+@Suite struct WorkflowFilterTests {
+    func journey(countries: [String], types: [IdType]) async throws -> WorkflowExecutionDetails {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            var request = Fixtures.account(key: 10011)
+            request.workflowDefinition.credentials = [CredentialFilter(category: .ID, countries: countries, types: types)]
+            let account = try await client.createAccount(request)
+            let id = try account.credential(.ID)
+            #expect(id.country?.values == countries)
+            let execution = ExecutionRef(account)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            _ = try await client.finalize(execution)
+            return try await client.retrieve(execution)
+        }
+    }
+
+    @Test func documentOfAnAcceptedCountryAndTypePasses() async throws {
+        let details = try await journey(countries: ["UTO", "DEU"], types: [.PASSPORT])
+        #expect(details.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.decision == .PASSED)
+        #expect(details.decision.type == .PASSED)
+    }
+
+    @Test func documentOutsideTheWorkflowFilterIsRejected() async throws {
+        let wrongCountry = try await journey(countries: ["DEU"], types: [.PASSPORT])
+        #expect(wrongCountry.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.reason == "COUNTRY_NOT_ACCEPTED")
+        #expect(wrongCountry.decision.type == .REJECTED)
+        let wrongType = try await journey(countries: ["UTO"], types: [.ID_CARD])
+        #expect(wrongType.capabilities.dataChecks.first { $0.id == "documentMatchesWorkflow" }?.reason == "DOCUMENT_TYPE_NOT_ACCEPTED")
+    }
+}
+
+@Suite struct PathSafetyTests {
+    @Test func idsThatWouldChangeThePathAreRefusedBeforeSending() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let error = await #expect(throws: BackendError.self) {
+                try await client.status(ExecutionRef(accountId: "../../oauth2", workflowExecutionId: "x", sessionToken: "t"))
+            }
+            #expect(error?.flowError.code == "M500000")
+            #expect(await backend.faults.requestCount(pathContains: "/") == 0)
+        }
+    }
+}

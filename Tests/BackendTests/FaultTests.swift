@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Backend
+import Foundation
+import NIOPosix
+import ReferenceBackend
+import ScanFlow
+import Testing
+
+/// What the station sees when the backend is down, failing, slow, rate limiting or
+/// expiring its token mid-journey.
+@Suite struct FaultTests {
+    @Test func backendDownIsENoConnectionAfterRetries() async throws {
+        // A port that was just free: bind, learn it, close.
+        let closedPort = try await LoopbackBackend.with { $0.port }
+        // The station sets a short connect timeout: AHC keeps trying a refused connect until it.
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .milliseconds(300))))
+        var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: "http://127.0.0.1:\(closedPort)", clientId: "x", clientSecret: "y")
+        configuration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10))
+        let client = HTTPVerificationBackend(configuration: configuration, httpClient: httpClient, clock: ContinuousClock(), logger: LoopbackBackend.logger)
+        let error = await #expect(throws: BackendError.self) {
+            try await client.status(ExecutionRef(accountId: "a", workflowExecutionId: "b", sessionToken: "c"))
+        }
+        try await httpClient.shutdown()
+        #expect(error?.kind == .noConnection)
+        #expect(error?.flowError.code == "E100000")
+        #expect(error?.flowError.isRetryable == true)
+    }
+
+    @Test func serverErrorsAreRetriedThenSucceed() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account())
+            await backend.faults.inject(.status(503), times: 2, pathContains: "/status")
+            let status = try await client.status(ExecutionRef(account))
+            #expect(status.workflowExecution.status == .INITIATED)
+            #expect(await backend.faults.requestCount(pathContains: "/status") == 3)
+        }
+    }
+
+    @Test func persistentServerErrorsEndWithARetryableA() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account())
+            await backend.faults.inject(.status(500), times: 10, pathContains: "/status")
+            let error = await #expect(throws: BackendError.self) { try await client.status(ExecutionRef(account)) }
+            #expect(error?.flowError.code == "A500500")
+            #expect(error?.isRetryable == true)
+            #expect(await backend.faults.requestCount(pathContains: "/status") == 3)
+        }
+    }
+
+    @Test func nonIdempotentAccountCreationIsNotRetriedOnServerError() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            await backend.faults.inject(.status(502), times: 1, pathContains: "/api/v1/accounts", method: "POST")
+            let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
+            #expect(error?.flowError.code == "A200502")
+            #expect(await backend.faults.requestCount(pathContains: "POST /api/v1/accounts") == 1)
+        }
+    }
+
+    @Test func slowAnswerTimesOutAndIsRetried() async throws {
+        try await LoopbackBackend.with { backend in
+            let account = try await backend.client().createAccount(Fixtures.account())
+            let impatient = backend.client { $0.requestTimeout = .milliseconds(200) }
+            await backend.faults.inject(.delay(.seconds(3)), times: 1, pathContains: "/status")
+            let status = try await impatient.status(ExecutionRef(account))
+            #expect(status.workflowExecution.status == .INITIATED)
+            #expect(await backend.faults.requestCount(pathContains: "/status") == 2)
+
+            let once = backend.client {
+                $0.requestTimeout = .milliseconds(200)
+                $0.retry.maxAttempts = 1
+            }
+            await backend.faults.inject(.delay(.seconds(3)), times: 1, pathContains: "/status")
+            let error = await #expect(throws: BackendError.self) { try await once.status(ExecutionRef(account)) }
+            #expect(error?.kind == .network)
+            #expect(error?.flowError.family == .A)
+        }
+    }
+
+    @Test func tokenExpiredMidJourneyIsRefreshedTransparently() async throws {
+        try await LoopbackBackend.with(configure: { $0.accessTokenLifetime = 600 }) { backend in
+            // The station's refresh margin is shorter than the jump, so its cache still
+            // believes in the token: the backend's 401 must trigger the refresh.
+            let client = backend.client { $0.tokenRefreshMargin = .seconds(1) }
+            let account = try await client.createAccount(Fixtures.account(tokenLifetime: 3600))
+            let id = try account.credential(.ID)
+            backend.time.advance(seconds: 700)
+            let answer = try await client.uploadPart(PartUpload(execution: ExecutionRef(account), credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+            #expect(answer.usability.decision == .PASSED)
+            #expect(await backend.faults.requestCount(pathContains: "/oauth2/token") == 2)
+
+            try await backend.store.revokeTokens(clientId: backend.station.id)
+            #expect(try await client.status(ExecutionRef(account)).workflowExecution.status == .ACQUIRED)
+            #expect(await backend.faults.requestCount(pathContains: "/oauth2/token") == 3)
+        }
+    }
+
+    @Test func tokenIsCachedAcrossCalls() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account())
+            for _ in 0..<3 { _ = try await client.status(ExecutionRef(account)) }
+            #expect(await backend.faults.requestCount(pathContains: "/oauth2/token") == 1)
+        }
+    }
+
+    @Test func rateLimitHonoursRetryAfterEvenForAccountCreation() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            await backend.faults.inject(.status(429, retryAfter: 0), times: 1, pathContains: "/oauth2/token")
+            await backend.faults.inject(.status(429, retryAfter: 0), times: 1, pathContains: "/api/v1/accounts", method: "POST")
+            let account = try await client.createAccount(Fixtures.account())
+            #expect(!account.workflowExecution.id.isEmpty)
+            #expect(await backend.faults.requestCount(pathContains: "/oauth2/token") == 2)
+            #expect(await backend.faults.requestCount(pathContains: "POST /api/v1/accounts") == 2)
+        }
+    }
+
+    @Test func retryAfterLongerThanTheStationWaitsGivesUpWithA() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            await backend.faults.inject(.status(429, retryAfter: 3600), times: 1, pathContains: "/oauth2/token")
+            let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
+            #expect(error?.flowError.code == "A100429")
+            #expect(await backend.faults.requestCount(pathContains: "/oauth2/token") == 1)
+        }
+    }
+}
