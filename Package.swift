@@ -221,7 +221,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "StationTests", dependencies: ["Station", "KioskTestKit"], swiftSettings: strict),
-        .testTarget(name: "idkioskTests", dependencies: ["KioskTestKit", "VirtualCard"], swiftSettings: strict),
+        .testTarget(
+            name: "idkioskTests",
+            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
         .testTarget(

@@ -5,11 +5,11 @@ set -euo pipefail
 
 packages=(
     # build
-    pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libgpiod-dev
+    pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libgpiod-dev libsqlite3-dev
     # the real PC/SC stack the tests and the demo use
     pcscd vsmartcard-vpcd
-    # docs/events.schema.json is checked with python's jsonschema
-    python3 python3-jsonschema
+    # docs/events.schema.json and docs/backend-api.yaml are checked with python
+    python3 python3-jsonschema python3-pip
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.
@@ -30,9 +30,12 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The python found first on PATH runs the schema test; make sure it has jsonschema.
-if ! python3 -c "import jsonschema" 2>/dev/null; then
-    python3 -m pip install --quiet jsonschema
-fi
+# The python found first on PATH runs the schema tests; make sure it has both
+# validators (Debian's python has them from apt, another python from PyPI).
+for module in jsonschema:jsonschema openapi_spec_validator:openapi-spec-validator; do
+    python3 -c "import ${module%%:*}" 2>/dev/null && continue
+    python3 -m pip install --quiet "${module##*:}" 2>/dev/null ||
+        python3 -m pip install --quiet --break-system-packages "${module##*:}"
+done
 
 command -v swift >/dev/null || { echo "swift is not on PATH (Swift 6.x toolchain needed)" >&2; exit 1; }

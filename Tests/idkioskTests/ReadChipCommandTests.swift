@@ -1,0 +1,102 @@
+import Foundation
+import KioskTestKit
+import Logging
+import MRTD
+import Testing
+import VirtualCard
+import VirtualPassport
+
+/// `idkiosk read-chip` against a virtual passport through the real pcscd + vpcd.
+@Suite(.serialized, .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)))
+struct ReadChipIntegrationTests {
+    static let mrz = PassportDataSet.specimenMRZ
+    static let readerPattern = "Virtual PCD 00 01"
+
+    /// A passport signed by a fresh test issuer, on slot 1, and a trust directory with its CSCA.
+    func withPassport(_ body: (String) async throws -> Void) async throws {
+        let now = Int64(Date().timeIntervalSince1970)
+        let issuer = try TestIssuer(signerValidity: (now - 86_400)...(now + 86_400))
+        let data = try PassportDataSet.make(mrz: Self.mrz, faceSize: 20_000) { try issuer.securityObject($0) }
+        let passport = VirtualPassport(key: try data.key(), files: data.files)
+        let trust = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-trust-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: trust) }
+        try Data(issuer.cscaCertificate).write(to: trust.appendingPathComponent("csca.der"))
+
+        let card = PCSCTestEnvironment.card(passport, port: VirtualCard.defaultPort + 1)
+        try card.insert()
+        defer { card.remove() }
+        try await Task.sleep(for: .milliseconds(800))  // pcscd polls vpcd for the card
+        try await body(trust.path)
+    }
+
+    @Test func readsAndVerifiesWithoutPrintingPersonalData() async throws {
+        try await withPassport { trust in
+            let photo = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-face-\(UUID().uuidString).jpg")
+            defer { try? FileManager.default.removeItem(at: photo) }
+            let outcome = IDKioskBinary.run(
+                "read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust, "--photo", photo.path, "--json")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            #expect(object?["passiveAuthentication"] as? String == "passed")
+            #expect(object?["accessControl"] as? String == "BAC")
+            let files = object?["files"] as? [[String: Any]] ?? []
+            let dg2 = files.first { $0["name"] as? String == "DG2" }
+            #expect((dg2?["bytes"] as? Int ?? 0) > 20_000)
+            #expect(object?["holder"] == nil)
+            #expect(try Data(contentsOf: photo).count == 20_000)
+            // Nothing of the holder on stdout or in the logs on stderr unless asked.
+            for personal in ["ERIKSSON", "ANNA", "L898902C3", "740812"] {
+                #expect(!outcome.stdout.contains(personal))
+                #expect(!outcome.stderr.contains(personal))
+            }
+        }
+    }
+
+    @Test func showDataPrintsTheHolderOnStdoutOnly() async throws {
+        try await withPassport { _ in
+            let outcome = IDKioskBinary.run(
+                "read-chip", "--reader", Self.readerPattern, "--doc", "L898902C3", "--birth", "740812", "--expiry", "120415",
+                "--show-data")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("ERIKSSON"))
+            #expect(outcome.stdout.contains("passive authentication: not checked"))
+            #expect(!outcome.stderr.contains("ERIKSSON"))
+        }
+    }
+
+    @Test func wrongKeyIsBadInputAndUnknownCSCAFailsTheDocument() async throws {
+        try await withPassport { _ in
+            let wrong = IDKioskBinary.run(
+                "read-chip", "--reader", Self.readerPattern, "--doc", "L898902C3", "--birth", "740813", "--expiry", "120415")
+            #expect(wrong.status == 64)
+            #expect(wrong.stderr.contains("accessDenied"))
+            #expect(!wrong.stderr.contains("740813"))
+
+            let empty = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-empty-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: empty) }
+            let untrusted = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", empty.path)
+            #expect(untrusted.status == 65, "\(untrusted.stdout)\(untrusted.stderr)")
+            #expect(untrusted.stdout.contains("passive authentication: failed"))
+        }
+    }
+
+    @Test func noDocumentOnTheReaderExits69() {
+        let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--can", "123456")
+        #expect(outcome.status == 69)
+    }
+}
+
+@Suite struct ReadChipArgumentTests {
+    @Test func exactlyOneWayToOpenTheChip() {
+        #expect(IDKioskBinary.run("read-chip").status == 64)
+        #expect(IDKioskBinary.run("read-chip", "--can", "123456", "--doc", "X").status == 64)
+        #expect(IDKioskBinary.run("read-chip", "--doc", "L898902C3", "--birth", "740812").status == 64)
+    }
+
+    @Test func malformedMRZIsBadInputAndNamesTheField() {
+        let outcome = IDKioskBinary.run("read-chip", "--mrz", "P<UTOERIKSSON<<ANNA")
+        #expect(outcome.status == 64)
+    }
+}
