@@ -4,10 +4,14 @@
 # on speed. (The first release build of the backend's dependencies takes minutes.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Runs a command with SwiftPM's pkg-config notice filtered out; returns the command's status.
+run_filtered() {
+    "$@" 2>&1 | grep --line-buffered -v "prohibited flag(s): -pthread"
+    return "${PIPESTATUS[0]}"
+}
 scripts/setup-debian.sh
 for product in PCSCBenchmark MRTDBenchmark BackendBenchmark; do
-    swift build -c release --product "$product" 2>&1 | grep -v "prohibited flag(s): -pthread" || true
-    test "${PIPESTATUS[0]}" -eq 0
+    run_filtered swift build -c release --product "$product"
 done
 bin=$(swift build -c release --show-bin-path)
 started=0

@@ -4,10 +4,14 @@
 # against them. Stops what it started when it ends (or on Ctrl-C).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Runs a command with SwiftPM's pkg-config notice filtered out; returns the command's status.
+run_filtered() {
+    "$@" 2>&1 | grep --line-buffered -v "prohibited flag(s): -pthread"
+    return "${PIPESTATUS[0]}"
+}
 
 scripts/setup-debian.sh
-swift build --product idkiosk 2>&1 | grep -v "prohibited flag(s): -pthread" || true
-test "${PIPESTATUS[0]}" -eq 0
+run_filtered swift build --product idkiosk
 bin=$(swift build --show-bin-path)/idkiosk
 
 started_pcscd=0

@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Runs a command with SwiftPM's pkg-config notice filtered out; returns the command's status.
+run_filtered() {
+    "$@" 2>&1 | grep --line-buffered -v "prohibited flag(s): -pthread"
+    return "${PIPESTATUS[0]}"
+}
+
 stage_start=0
 stage() { stage_start=$(date +%s); echo "==> $1"; }
 stage_end() { echo "==> $1 took $(( $(date +%s) - stage_start )) s"; }
@@ -14,8 +20,7 @@ scripts/setup-debian.sh
 stage_end "set-up"
 
 stage "build (swift build --build-tests)"
-swift build --build-tests 2>&1 | grep -v "prohibited flag(s): -pthread" || true
-test "${PIPESTATUS[0]}" -eq 0
+run_filtered swift build --build-tests || { echo "==> build FAILED"; exit 1; }
 stage_end "build"
 
 stage "start pcscd with the vpcd virtual reader"
@@ -25,8 +30,8 @@ stage_end "pcscd"
 
 stage "tests (swift test, serial: the PC/SC tests share one pcscd)"
 status=0
-IDKIOSK_PCSCD=1 swift test --skip-build --no-parallel 2>&1 | grep -v "prohibited flag(s): -pthread" || true
-status=${PIPESTATUS[0]}
+export IDKIOSK_PCSCD=1
+run_filtered swift test --skip-build --no-parallel || status=$?
 stage_end "tests"
 scripts/pcscd-vpcd.sh stop >/dev/null || true
 

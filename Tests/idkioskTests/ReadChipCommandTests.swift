@@ -73,16 +73,26 @@ struct ReadChipIntegrationTests {
             #expect(wrong.stderr.contains("accessDenied"))
             #expect(!wrong.stderr.contains("740813"))
 
-            let empty = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-empty-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: empty) }
-            let untrusted = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", empty.path)
+            // A trust store with another country's CSCA: the signer chains to nothing trusted.
+            let now = Int64(Date().timeIntervalSince1970)
+            let stranger = try TestIssuer(signerValidity: (now - 86_400)...(now + 86_400))
+            let other = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-other-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: other) }
+            try Data(stranger.cscaCertificate).write(to: other.appendingPathComponent("csca.der"))
+            let untrusted = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", other.path)
             #expect(untrusted.status == 65, "\(untrusted.stdout)\(untrusted.stderr)")
             #expect(untrusted.stdout.contains("passive authentication: failed"))
+            #expect(untrusted.stderr.contains("the document failed a check"))
         }
     }
 
-    @Test func noDocumentOnTheReaderExits69() {
+    @Test func noDocumentOnTheReaderExits69() async throws {
+        // pcscd notices a card leaving at its next poll of the reader: wait for that.
+        for _ in 0..<50 {
+            if IDKioskBinary.run("diag", "nfc", "--reader", Self.readerPattern, "--require-card").status == 69 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
         let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--can", "123456")
         #expect(outcome.status == 69)
     }
