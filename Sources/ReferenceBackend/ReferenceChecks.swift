@@ -3,8 +3,8 @@ import Foundation
 import MRTD
 
 /// The checks the reference backend performs itself: image usability from the JPEG
-/// header, MRZ check digits and layout, expiry, camera MRZ against chip DG1, and the
-/// passive authentication seam. Similarity and liveness need models it does not have:
+/// header, MRZ check digits and layout, expiry, camera MRZ against chip DG1, and passive
+/// authentication with the backend's own trust store (``PassiveAuthenticationVerifier``). Similarity and liveness need models it does not have:
 /// they are NOT_EXECUTED, and the result says so. Pure functions of the parts and the date.
 enum ReferenceChecks {
     static let notSupported = "NOT_SUPPORTED_BY_REFERENCE_BACKEND"
@@ -113,7 +113,7 @@ enum ReferenceChecks {
                 } else {
                     caps.extraction.append(CapabilityResult(id: "extraction-NFC", credentialId: idCredential, decision: .REJECTED, reason: "DG1_UNREADABLE"))
                 }
-                let server = verifier.verify(dataGroups: chip.dataGroups)
+                let server = verifier.verify(dataGroups: chip.dataGroups, at: today)
                 caps.chipAuthentication.append(CapabilityResult(id: "passiveAuthentication", credentialId: idCredential, decision: server.decision, reason: server.reason))
                 caps.chipAuthentication.append(CapabilityResult(
                     id: "stationPassiveAuthentication", credentialId: idCredential,

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import MRTD
 import ReferenceBackend
 import ServiceLifecycle
 
@@ -32,6 +33,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Access token lifetime in seconds.") var tokenLifetime = 3600
     @Option(help: "RSA private key (PEM) to publish for application-layer encryption; none: uploads are not sealed.")
     var encryptionKey: String?
+    @Option(help: "Directory of CSCA certificates (.pem .crt .cer .der, .crl, ICAO .ml) for server-side passive authentication; none: NOT_EXECUTED.")
+    var csca: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -46,6 +49,12 @@ struct Serve: AsyncParsableCommand {
         configuration.accessTokenLifetime = tokenLifetime
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))
+        }
+        if let csca {
+            let trustStore = try TrustStore(directory: csca)
+            guard !trustStore.certificates.isEmpty else { throw ValidationError("--csca \(csca) holds no CSCA certificate") }
+            configuration.passiveAuthentication = TrustStoreVerifier(trustStore: trustStore)
+            logger.info("CSCA trust store loaded", metadata: ["certificates": "\(trustStore.certificates.count)", "crls": "\(trustStore.revocationLists.count)"])
         }
         let server = ReferenceServer(store: store, configuration: configuration)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
