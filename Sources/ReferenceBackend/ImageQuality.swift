@@ -36,7 +36,8 @@ enum ImageQuality {
     static func assess(_ jpeg: Data, width: Int, height: Int, thresholds: ImageQualityThresholds) -> Assessment {
         guard width * height <= thresholds.maximumPixels else { return .notMeasured("TOO_MANY_PIXELS") }
         let codec = JPEGCodec(fastDecode: true)
-        var image = LumaImage()
+        // Allocated at the declared size: the codec then reuses the storage as it is.
+        var image = LumaImage(width: width, height: height)
         do {
             try codec.decodeLuma([UInt8](jpeg), into: &image)
         } catch {

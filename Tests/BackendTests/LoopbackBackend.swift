@@ -128,10 +128,13 @@ enum Fixtures {
 
     /// A real JPEG of a sharp, well-lit document-like page of this size.
     static func jpeg(width: Int, height: Int) -> Data {
-        if let cached = jpegs.withLock({ $0["\(width)x\(height)"] }) { return cached }
-        let made = TestImages.jpeg(TestImages.page(width: width, height: height))
-        jpegs.withLock { $0["\(width)x\(height)"] = made }
-        return made
+        // Made once per size, under the lock, so parallel tests do not all make it at once.
+        jpegs.withLock { cache in
+            if let cached = cache["\(width)x\(height)"] { return cached }
+            let made = TestImages.jpeg(TestImages.page(width: width, height: height))
+            cache["\(width)x\(height)"] = made
+            return made
+        }
     }
 
     private static let jpegs = Mutex<[String: Data]>([:])

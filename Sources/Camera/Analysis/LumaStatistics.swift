@@ -15,19 +15,26 @@ public struct LumaStatistics: Sendable, Hashable {
         self.laplacianVariance = laplacianVariance
     }
 
-    /// Measures `image` in one pass over its pixels.
-    public init(_ image: LumaImage) {
+    /// Measures `image`.
+    /// - Parameter maximumRows: large images are measured on evenly spaced rows, at most
+    ///   this many: both statistics are means over pixels, so a row sample estimates them
+    ///   without bias and bounds the work per image (a server measures many).
+    public init(_ image: LumaImage, maximumRows: Int = 256) {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else {
             self.init(meanLuma: 0, laplacianVariance: 0)
             return
         }
-        let (sum, laplacianSum, laplacianSquares, count) = image.pixels.withUnsafeBufferPointer { p in
-            var sum = 0
-            for value in p { sum += Int(value) }
-            guard width >= 3, height >= 3 else { return (sum, 0, 0, 0) }
-            var lsum = 0, lsquares = 0
-            for y in 1..<(height - 1) {
+        let stride = max(1, (height + maximumRows - 1) / max(1, maximumRows))
+        let (sum, pixels, laplacianSum, laplacianSquares, count) = image.pixels.withUnsafeBufferPointer { p in
+            var sum = 0, pixels = 0
+            for y in Swift.stride(from: 0, to: height, by: stride) {
+                for x in 0..<width { sum += Int(p[y * width + x]) }
+                pixels += width
+            }
+            guard width >= 3, height >= 3 else { return (sum, pixels, 0, 0, 0) }
+            var lsum = 0, lsquares = 0, count = 0
+            for y in Swift.stride(from: 1, to: height - 1, by: stride) {
                 let row = y * width
                 for x in 1..<(width - 1) {
                     let i = row + x
@@ -35,10 +42,11 @@ public struct LumaStatistics: Sendable, Hashable {
                     lsum += l
                     lsquares += l * l
                 }
+                count += width - 2
             }
-            return (sum, lsum, lsquares, (width - 2) * (height - 2))
+            return (sum, pixels, lsum, lsquares, count)
         }
-        let mean = Double(sum) / Double(width * height)
+        let mean = Double(sum) / Double(pixels)
         guard count > 0 else {
             self.init(meanLuma: mean, laplacianVariance: 0)
             return
