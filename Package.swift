@@ -125,11 +125,12 @@ let package = Package(
         .target(
             name: "ReferenceBackend",
             dependencies: [
-                "Backend", "SQLite", "MRTD",
+                "Backend", "SQLite", "MRTD", "Camera",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -139,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk-backend",
             dependencies: [
-                "ReferenceBackend", "Backend",
+                "ReferenceBackend", "Backend", "MRTD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -252,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "outbox-drain-child",
+                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -30,6 +30,11 @@ public actor FaultPlan {
         rules.append(Rule(pathContains: pathContains, method: method, fault: fault, remaining: times))
     }
 
+    /// Removes every injected fault not yet used: the backend is well again.
+    public func clear() {
+        rules.removeAll()
+    }
+
     /// How many requests reached the server whose path contains the text.
     public func requestCount(pathContains: String) -> Int {
         paths.filter { $0.contains(pathContains) }.count

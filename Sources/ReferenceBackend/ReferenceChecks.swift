@@ -2,9 +2,9 @@ import Backend
 import Foundation
 import MRTD
 
-/// The checks the reference backend performs itself: image usability from the JPEG
-/// header, MRZ check digits and layout, expiry, camera MRZ against chip DG1, and the
-/// passive authentication seam. Similarity and liveness need models it does not have:
+/// The checks the reference backend performs itself: image resolution, brightness and
+/// sharpness (``ImageQuality``), MRZ check digits and layout, expiry, camera MRZ against chip DG1, and passive
+/// authentication with the backend's own trust store (``PassiveAuthenticationVerifier``). Similarity and liveness need models it does not have:
 /// they are NOT_EXECUTED, and the result says so. Pure functions of the parts and the date.
 enum ReferenceChecks {
     static let notSupported = "NOT_SUPPORTED_BY_REFERENCE_BACKEND"
@@ -45,7 +45,7 @@ enum ReferenceChecks {
     }
 
     /// The instant feedback on one uploaded part.
-    static func usability(of classifier: PartClassifier, body: Data, credentialId: String) -> CapabilityResult {
+    static func usability(of classifier: PartClassifier, body: Data, credentialId: String, thresholds: ImageQualityThresholds) -> CapabilityResult {
         let id = "usability-\(classifier.rawValue)"
         if classifier == .mrz {
             let parsed = (try? JSONDecoder().decode(MrzData.self, from: body)).flatMap { try? MRZ($0.lines.joined(separator: "\n")) }
@@ -56,28 +56,59 @@ enum ReferenceChecks {
             let ok = chip?.dataGroups["DG1"] != nil
             return CapabilityResult(id: id, credentialId: credentialId, decision: ok ? .PASSED : .REJECTED, reason: ok ? nil : "NO_DG1")
         }
+        return assessImage(classifier, body: body, credentialId: credentialId, thresholds: thresholds).usability
+    }
+
+    /// One image's usability, brightness and sharpness.
+    struct ImageAssessment {
+        var usability: CapabilityResult
+        var brightness: CapabilityResult
+        var sharpness: CapabilityResult
+    }
+
+    /// Resolution from the header, then brightness and sharpness of the decoded luma.
+    /// Usability names the first problem: `NOT_A_JPEG`, `LOW_RESOLUTION`, `TOO_MANY_PIXELS`,
+    /// `JPEG_UNDECODABLE`, `TOO_DARK`, `TOO_BRIGHT`, `BLURRED`.
+    static func assessImage(_ classifier: PartClassifier, body: Data, credentialId: String, thresholds: ImageQualityThresholds) -> ImageAssessment {
+        func result(_ check: String, _ decision: Decision, _ reason: String?) -> CapabilityResult {
+            CapabilityResult(id: "\(check)-\(classifier.rawValue)", credentialId: credentialId, decision: decision, reason: reason)
+        }
         guard let size = jpegDimensions(body) else {
-            return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: "NOT_A_JPEG")
+            return ImageAssessment(
+                usability: result("usability", .REJECTED, "NOT_A_JPEG"),
+                brightness: result("brightness", .NOT_EXECUTED, "NOT_A_JPEG"), sharpness: result("sharpness", .NOT_EXECUTED, "NOT_A_JPEG"))
         }
         let minimum = classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_") ? (240, 240) : (640, 400)
         let longSide = max(size.width, size.height), shortSide = min(size.width, size.height)
-        if longSide < max(minimum.0, minimum.1) || shortSide < min(minimum.0, minimum.1) {
-            return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: "LOW_RESOLUTION")
+        let lowResolution = longSide < max(minimum.0, minimum.1) || shortSide < min(minimum.0, minimum.1)
+        let brightness: (Decision, String?), sharpness: (Decision, String?)
+        switch ImageQuality.assess(body, width: size.width, height: size.height, thresholds: thresholds) {
+        case .notMeasured(let reason):
+            brightness = (.NOT_EXECUTED, reason)
+            sharpness = (.NOT_EXECUTED, reason)
+        case .measured(let statistics):
+            brightness = ImageQuality.brightness(statistics, thresholds)
+            sharpness = ImageQuality.sharpness(statistics, thresholds)
         }
-        return CapabilityResult(id: id, credentialId: credentialId, decision: .PASSED, reason: "RESOLUTION_ONLY")
+        let problem = lowResolution ? "LOW_RESOLUTION" : [brightness, sharpness].first { $0.0 != .PASSED }?.1
+        return ImageAssessment(
+            usability: result("usability", problem == nil ? .PASSED : .REJECTED, problem),
+            brightness: result("brightness", brightness.0, brightness.1), sharpness: result("sharpness", sharpness.0, sharpness.1))
     }
 
     // MARK: The whole execution
 
-    static func evaluate(parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier) -> Outcome {
+    static func evaluate(
+        parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier, imageQuality: ImageQualityThresholds
+    ) -> Outcome {
         var outcome = Outcome()
         var caps = WorkflowExecutionDetails.Capabilities()
         var requiredNotExecuted = false
 
         for part in parts where part.classifier.isImage {
-            caps.usability.append(usability(of: part.classifier, body: part.body, credentialId: part.credentialId))
-            // No JPEG decoder in the reference backend: brightness, blur and glare are not measured.
-            caps.imageChecks.append(CapabilityResult(id: "brightness-\(part.classifier.rawValue)", credentialId: part.credentialId, decision: .NOT_EXECUTED, reason: "NO_JPEG_DECODER"))
+            let image = assessImage(part.classifier, body: part.body, credentialId: part.credentialId, thresholds: imageQuality)
+            caps.usability.append(image.usability)
+            caps.imageChecks += [image.brightness, image.sharpness]
         }
 
         let idParts = parts.filter { $0.category == .ID }
@@ -113,7 +144,7 @@ enum ReferenceChecks {
                 } else {
                     caps.extraction.append(CapabilityResult(id: "extraction-NFC", credentialId: idCredential, decision: .REJECTED, reason: "DG1_UNREADABLE"))
                 }
-                let server = verifier.verify(dataGroups: chip.dataGroups)
+                let server = verifier.verify(dataGroups: chip.dataGroups, at: today)
                 caps.chipAuthentication.append(CapabilityResult(id: "passiveAuthentication", credentialId: idCredential, decision: server.decision, reason: server.reason))
                 caps.chipAuthentication.append(CapabilityResult(
                     id: "stationPassiveAuthentication", credentialId: idCredential,

@@ -5,6 +5,7 @@ public import Hummingbird
 public import Logging
 import HTTPTypes
 import NIOCore
+import NIOPosix
 
 /// The reference backend's HTTP API (docs/backend-api.yaml) on Hummingbird 2.
 public struct ReferenceServer: Sendable {
@@ -16,6 +17,8 @@ public struct ReferenceServer: Sendable {
         /// The largest part accepted.
         public var maxPartBytes = 10 << 20
         public var passiveAuthentication: any PassiveAuthenticationVerifier = NoTrustStore()
+        /// Brightness and sharpness thresholds of uploaded images.
+        public var imageQuality = ImageQualityThresholds()
         /// Publishes a key for application-layer encryption; nil publishes none (404).
         public var encryption: EncryptionKeyring?
 
@@ -161,7 +164,9 @@ public struct ReferenceServer: Sendable {
         guard contentType.hasPrefix(classifier.isImage ? "image/jpeg" : "application/json") else {
             throw APIFailure(.unsupportedMediaType, .INVALID_REQUEST, "wrong Content-Type for the part")
         }
-        let answer = PartResponse(classifier: classifier, usability: ReferenceChecks.usability(of: classifier, body: body, credentialId: credentialId))
+        let thresholds = configuration.imageQuality
+        let usability = try await offload { ReferenceChecks.usability(of: classifier, body: body, credentialId: credentialId, thresholds: thresholds) }
+        let answer = PartResponse(classifier: classifier, usability: usability)
         let encoded = try encode(answer)
         try await db {
             try await store.storePart(
@@ -182,7 +187,10 @@ public struct ReferenceServer: Sendable {
         try await checkSession(request, row)
         let parts = try await db { try await store.parts(executionId: row.id) }
         let now = store.now()
-        let outcome = ReferenceChecks.evaluate(parts: parts, definitionKey: row.definitionKey, today: now, verifier: configuration.passiveAuthentication)
+        let (definitionKey, verifier, imageQuality) = (row.definitionKey, configuration.passiveAuthentication, configuration.imageQuality)
+        let outcome = try await offload {
+            ReferenceChecks.evaluate(parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality)
+        }
         let stamp = ISO8601DateFormatter()
         let details = WorkflowExecutionDetails(
             account: Ref(id: accountId),
@@ -318,6 +326,14 @@ public struct ReferenceServer: Sendable {
     private func db<T>(_ body: () async throws -> T) async throws(APIFailure) -> T {
         do { return try await body() } catch {
             throw APIFailure(.internalServerError, .INTERNAL, "storage failed")
+        }
+    }
+
+    /// Runs CPU-heavy checks (JPEG decoding, signatures) on NIO's blocking thread pool, so
+    /// they do not hold the few threads of Swift's cooperative pool that every request shares.
+    private func offload<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws(APIFailure) -> T {
+        do { return try await NIOThreadPool.singleton.runIfActive(body) } catch {
+            throw APIFailure(.serviceUnavailable, .INTERNAL, "shutting down")
         }
     }
 

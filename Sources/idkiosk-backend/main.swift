@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import Logging
+import MRTD
 import ReferenceBackend
 import ServiceLifecycle
 
@@ -32,10 +33,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Access token lifetime in seconds.") var tokenLifetime = 3600
     @Option(help: "RSA private key (PEM) to publish for application-layer encryption; none: uploads are not sealed.")
     var encryptionKey: String?
+    @Option(help: "Mean luma (0-255) below which an image is too dark.") var minLuma = ImageQualityThresholds().minimumMeanLuma
+    @Option(help: "Mean luma (0-255) above which an image is too bright.") var maxLuma = ImageQualityThresholds().maximumMeanLuma
+    @Option(help: "Laplacian variance below which an image is blurred.") var minSharpness = ImageQualityThresholds().minimumSharpness
+    @Option(help: "Directory of CSCA certificates (.pem .crt .cer .der, .crl, ICAO .ml) for server-side passive authentication; none: NOT_EXECUTED.")
+    var csca: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard tokenLifetime >= 1 else { throw ValidationError("--token-lifetime must be positive") }
+        guard (0...255).contains(minLuma), (0...255).contains(maxLuma), minLuma < maxLuma else {
+            throw ValidationError("--min-luma and --max-luma must be 0...255, the minimum below the maximum")
+        }
+        guard minSharpness >= 0 else { throw ValidationError("--min-sharpness must not be negative") }
     }
 
     func run() async throws {
@@ -44,8 +54,15 @@ struct Serve: AsyncParsableCommand {
         let store = try ReferenceStore(path: storage.database)
         var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
         configuration.accessTokenLifetime = tokenLifetime
+        configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))
+        }
+        if let csca {
+            let trustStore = try TrustStore(directory: csca)
+            guard !trustStore.certificates.isEmpty else { throw ValidationError("--csca \(csca) holds no CSCA certificate") }
+            configuration.passiveAuthentication = TrustStoreVerifier(trustStore: trustStore)
+            logger.info("CSCA trust store loaded", metadata: ["certificates": "\(trustStore.certificates.count)", "crls": "\(trustStore.revocationLists.count)"])
         }
         let server = ReferenceServer(store: store, configuration: configuration)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)

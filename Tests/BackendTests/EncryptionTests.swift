@@ -32,8 +32,9 @@ import Testing
             let id = try account.credential(.ID)
             let execution = ExecutionRef(account)
             let front = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
-            // The backend read the JPEG header through the seal.
-            #expect(front.usability.reason == "RESOLUTION_ONLY")
+            // The backend decoded and measured the JPEG through the seal.
+            #expect(front.usability.decision == .PASSED)
+            #expect(front.usability.reason == nil)
             _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
             #expect(await backend.faults.sealedRequestCount(pathContains: "/parts/") == 2)
             #expect(await backend.faults.requestCount(pathContains: "/encryption-key") == 1)

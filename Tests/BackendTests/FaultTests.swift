@@ -62,14 +62,16 @@ import Testing
     @Test func slowAnswerTimesOutAndIsRetried() async throws {
         try await LoopbackBackend.with { backend in
             let account = try await backend.client().createAccount(Fixtures.account())
-            let impatient = backend.client { $0.requestTimeout = .milliseconds(200) }
+            // The timeout only has to be far below the injected delay and far above a loaded
+            // machine's answer time (the suite runs in parallel on two cores).
+            let impatient = backend.client { $0.requestTimeout = .seconds(1) }
             await backend.faults.inject(.delay(.seconds(3)), times: 1, pathContains: "/status")
             let status = try await impatient.status(ExecutionRef(account))
             #expect(status.workflowExecution.status == .INITIATED)
             #expect(await backend.faults.requestCount(pathContains: "/status") == 2)
 
             let once = backend.client {
-                $0.requestTimeout = .milliseconds(200)
+                $0.requestTimeout = .seconds(1)
                 $0.retry.maxAttempts = 1
             }
             await backend.faults.inject(.delay(.seconds(3)), times: 1, pathContains: "/status")

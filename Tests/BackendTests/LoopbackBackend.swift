@@ -126,8 +126,21 @@ enum Fixtures {
     /// The valid one with its document number check digit broken.
     static let badCheckDigitMRZ = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C37UTO7408122F3412318ZE184226B<<<<<18"]
 
-    /// A JPEG header with a start-of-frame of this size (the reference backend reads only headers).
+    /// A real JPEG of a sharp, well-lit document-like page of this size.
     static func jpeg(width: Int, height: Int) -> Data {
+        // Made once per size, under the lock, so parallel tests do not all make it at once.
+        jpegs.withLock { cache in
+            if let cached = cache["\(width)x\(height)"] { return cached }
+            let made = TestImages.jpeg(TestImages.page(width: width, height: height))
+            cache["\(width)x\(height)"] = made
+            return made
+        }
+    }
+
+    private static let jpegs = Mutex<[String: Data]>([:])
+
+    /// Only a JPEG header with a start-of-frame of this size: no image to decode.
+    static func jpegHeader(width: Int, height: Int) -> Data {
         var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
         bytes += [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
                   0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
