@@ -1,5 +1,5 @@
 public import Foundation
-public import Logging
+import Logging
 public import VirtualCard
 
 /// The real PC/SC stack the integration tests run against: pcscd with vsmartcard's

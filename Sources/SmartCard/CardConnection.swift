@@ -1,6 +1,6 @@
 public import APDU
 import CPCSCLite
-public import Logging
+import Logging
 import Synchronization
 
 /// A connection to the card on one reader; sends APDUs through pcscd.

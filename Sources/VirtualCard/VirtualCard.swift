@@ -1,4 +1,4 @@
-public import APDU
+import APDU
 import Dispatch
 import Foundation
 public import Logging
