@@ -184,7 +184,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport",
+                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(name: "StationTests", dependencies: ["Station", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "idkioskTests",
-            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Camera", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
