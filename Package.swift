@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // libv4lconvert: only the camera benchmark's baseline links it.
+        .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
@@ -196,6 +198,13 @@ let package = Package(
             name: "PCSCBenchmark",
             dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PCSCBenchmark",
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "CameraBenchmark",
+            dependencies: ["Camera", "CV4LConvert"],
+            path: "Benchmarks/CameraBenchmark",
             swiftSettings: strict
         ),
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
-for product in PCSCBenchmark MRTDBenchmark BackendBenchmark; do
+for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark; do
     swift build -c release --product "$product" 2>&1 | grep -v "prohibited flag(s): -pthread" || true
     test "${PIPESTATUS[0]}" -eq 0
 done
@@ -26,3 +26,6 @@ echo "==> Reading a passport chip (ChipReader against the virtual passport, in m
 echo
 echo "==> Backend uploads and outbox (reference backend on loopback)"
 "$bin/BackendBenchmark"
+echo
+echo "==> Camera frame conversion (ours against libv4lconvert, synthetic frames)"
+"$bin/CameraBenchmark"
