@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // libv4lconvert: only the camera benchmark's baseline links it.
+        .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
@@ -185,7 +187,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport",
+                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -197,6 +199,13 @@ let package = Package(
             name: "PCSCBenchmark",
             dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PCSCBenchmark",
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "CameraBenchmark",
+            dependencies: ["Camera", "CV4LConvert"],
+            path: "Benchmarks/CameraBenchmark",
             swiftSettings: strict
         ),
 
@@ -224,7 +233,7 @@ let package = Package(
         .testTarget(name: "StationTests", dependencies: ["Station", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "idkioskTests",
-            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Camera", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),

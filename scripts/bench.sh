@@ -10,7 +10,7 @@ run_filtered() {
     return "${PIPESTATUS[0]}"
 }
 scripts/setup-debian.sh
-for product in PCSCBenchmark MRTDBenchmark BackendBenchmark; do
+for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark; do
     run_filtered swift build -c release --product "$product"
 done
 bin=$(swift build -c release --show-bin-path)
@@ -30,3 +30,6 @@ echo "==> Reading a passport chip (ChipReader against the virtual passport, in m
 echo
 echo "==> Backend uploads and outbox (reference backend on loopback)"
 "$bin/BackendBenchmark"
+echo
+echo "==> Camera frame conversion (ours against libv4lconvert, synthetic frames)"
+"$bin/CameraBenchmark"

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
     # build
     pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libgpiod-dev libsqlite3-dev
+    # the camera benchmark's baseline (libv4lconvert)
+    libv4l-dev
     # the real PC/SC stack the tests and the demo use
     pcscd vsmartcard-vpcd
     # docs/events.schema.json and docs/backend-api.yaml are checked with python

@@ -17,9 +17,11 @@ public enum PixelConversion {
                 switch frame.format {
                 case .yuyv, .uyvy:
                     let offset = frame.format == .yuyv ? 0 : 1
+                    guard let from = src.baseAddress, let to = dst.baseAddress else { return }
+                    // Pointer walks, not indexes: the compiler vectorises this loop.
                     for y in 0..<h {
-                        let row = y * stride + offset, out = y * w
-                        for x in 0..<w { dst[out + x] = src[row + 2 * x] }
+                        let s = from + y * stride + offset, d = to + y * w
+                        for x in 0..<w { d[x] = s[2 &* x] }
                     }
                 case .rgb24:
                     for y in 0..<h {
@@ -50,12 +52,13 @@ public enum PixelConversion {
                 switch frame.format {
                 case .yuyv, .uyvy:
                     let (yo, uo, vo) = frame.format == .yuyv ? (0, 1, 3) : (1, 0, 2)
+                    guard let from = src.baseAddress, let to = dst.baseAddress else { return }
+                    // Pointer walks, a pair of pixels (one chroma sample) at a time.
                     for y in 0..<h {
-                        let row = y * stride
+                        let s = from + y * stride, d = to + y * w * 3
                         for x in 0..<w {
-                            let pair = row + (x & ~1) * 2
-                            let luma = src[row + 2 * x + yo]
-                            store(dst, (y * w + x) * 3, luma, src[pair + uo], src[pair + vo])
+                            let pair = s + (x & ~1) &* 2
+                            store(d + x &* 3, s[2 &* x + yo], pair[uo], pair[vo])
                         }
                     }
                 case .nv12:
@@ -104,6 +107,17 @@ public enum PixelConversion {
         dst[o] = clamp((c + 104597 * e + 32768) >> 16)
         dst[o + 1] = clamp((c - 25675 * d - 53279 * e + 32768) >> 16)
         dst[o + 2] = clamp((c + 132201 * d + 32768) >> 16)
+    }
+
+    /// As `store(_:_:_:_:_:)`, to a pointer.
+    @inline(__always)
+    static func store(_ dst: UnsafeMutablePointer<UInt8>, _ y: UInt8, _ u: UInt8, _ v: UInt8) {
+        let c = (Int32(y) - 16) * 76309
+        let d = Int32(u) - 128
+        let e = Int32(v) - 128
+        dst[0] = clamp((c + 104597 * e + 32768) >> 16)
+        dst[1] = clamp((c - 25675 * d - 53279 * e + 32768) >> 16)
+        dst[2] = clamp((c + 132201 * d + 32768) >> 16)
     }
 
     /// BT.601 limited-range luma of an RGB pixel.

@@ -15,6 +15,8 @@ public struct Configuration: Hashable, Sendable {
     public var station = StationSection()
     public var log = LogSection()
     public var reader = ReaderSection()
+    public var camera = CameraSection()
+    public var flash = FlashSection()
 
     public init() {}
 
@@ -39,6 +41,24 @@ public struct Configuration: Hashable, Sendable {
         public var transmitTimeout: Duration = .seconds(5)
         /// Whether the station holds the card alone while reading.
         public var exclusive = true
+    }
+
+    public struct CameraSection: Hashable, Sendable {
+        /// The camera: a node (`/dev/video0`), a udev link (`/dev/v4l/by-id/...`),
+        /// `bus:` and its bus position or `card:` and its name; empty takes the first
+        /// capture device.
+        public var name = ""
+    }
+
+    public struct FlashSection: Hashable, Sendable {
+        /// The GPIO chip's label (`gpiodetect`), `gpiochipN` or a path; empty when no flash is wired.
+        public var chip = ""
+        /// The line's name (`gpioinfo`); set together with `chip`.
+        public var line = ""
+        /// The hard limit for one on period of the LED.
+        public var maximumOnMilliseconds = 2000
+        /// Use a simulated line instead of GPIO (machines without the LED board).
+        public var simulated = false
     }
 
     /// Reads and validates `path`.
@@ -74,7 +94,7 @@ public struct Configuration: Hashable, Sendable {
         var config = Configuration()
         guard let root else { return config }  // an empty file means all defaults
         let r = NodeReader(file: file)
-        let top = try r.mapping(root, at: "", allowed: ["station", "log", "reader"])
+        let top = try r.mapping(root, at: "", allowed: ["station", "log", "reader", "camera", "flash"])
 
         if let node = top["station"] {
             let station = try r.mapping(node, at: "station", allowed: ["name"])
@@ -105,7 +125,48 @@ public struct Configuration: Hashable, Sendable {
                 config.reader.exclusive = try r.boolean(exclusive, at: "reader.exclusive")
             }
         }
+        if let node = top["camera"] {
+            let camera = try r.mapping(node, at: "camera", allowed: ["name"])
+            if let name = camera["name"] {
+                config.camera.name = try r.string(
+                    name, at: "camera.name", allowed: "\"\" (the first camera), a path under /dev, bus:POSITION or card:NAME"
+                ) { Self.isCameraName($0) }
+            }
+        }
+        if let node = top["flash"] {
+            let flash = try r.mapping(node, at: "flash", allowed: ["chip", "line", "maximum-on-ms", "simulated"])
+            if let chip = flash["chip"] {
+                config.flash.chip = try r.string(chip, at: "flash.chip", allowed: "a GPIO chip label, gpiochipN or a path (up to 64 characters)") {
+                    $0.count <= 64
+                }
+            }
+            if let line = flash["line"] {
+                config.flash.line = try r.string(line, at: "flash.line", allowed: "a GPIO line name (up to 64 characters)") { $0.count <= 64 }
+            }
+            if let limit = flash["maximum-on-ms"] {
+                config.flash.maximumOnMilliseconds = try r.integer(limit, at: "flash.maximum-on-ms", in: 10...10_000)
+            }
+            if let simulated = flash["simulated"] {
+                config.flash.simulated = try r.boolean(simulated, at: "flash.simulated")
+            }
+            // A chip without a line (or the reverse) is half a wiring description: refuse it.
+            if config.flash.chip.isEmpty != config.flash.line.isEmpty {
+                let missing = config.flash.chip.isEmpty ? "flash.chip" : "flash.line"
+                throw ConfigurationError(
+                    file: file, key: missing, value: "", problem: .invalidValue(allowed: "set flash.chip and flash.line together, or neither"))
+            }
+        }
         return config
+    }
+}
+
+extension Configuration {
+    /// Whether `name` is a way to name a camera: empty, a path, `bus:X` or `card:X`.
+    public static func isCameraName(_ name: String) -> Bool {
+        guard name.count <= 256 else { return false }
+        if name.isEmpty || name.hasPrefix("/") { return true }
+        for prefix in ["bus:", "card:"] where name.hasPrefix(prefix) { return name.count > prefix.count }
+        return false
     }
 }
 

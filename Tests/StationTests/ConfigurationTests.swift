@@ -46,7 +46,8 @@ import Testing
         ("reader:\n  exclusive: maybe", "reader.exclusive", "allowed: true, false"),
         ("station:\n  name: \"lobby 1\"", "station.name", "'lobby 1' is not allowed"),
         ("reader:\n  nmae: x", "reader.nmae", "unknown key; allowed here: name, transmit-timeout-ms, exclusive"),
-        ("camera: {}", "camera", "unknown key; allowed here: station, log, reader"),
+        ("printer: {}", "printer", "unknown key; allowed here: station, log, reader, camera, flash"),
+        ("flash:\n  maximum-on-ms: 5", "flash.maximum-on-ms", "'5' is not allowed; allowed: 10 to 10000"),
         ("reader: 5", "reader", "should be a section"),
     ])
     func errorsNameKeyValueAndWhatIsAllowed(yaml: String, key: String, fragment: String) {
@@ -75,5 +76,45 @@ import Testing
         let error = #expect(throws: ConfigurationError.self) { try Configuration.load(path: "/nonexistent/idkiosk.yaml") }
         #expect(error?.problem == .fileNotFound)
         #expect(error?.description.contains("/nonexistent/idkiosk.yaml") == true)
+    }
+
+    @Test func cameraAndFlashSectionsParse() throws {
+        let config = try Configuration.parse("""
+            camera:
+              name: "card:vivid"
+            flash:
+              chip: idkiosk-rig
+              line: FLASH_LED
+              maximum-on-ms: 500
+              simulated: false
+            """)
+        #expect(config.camera.name == "card:vivid")
+        #expect(config.flash.chip == "idkiosk-rig")
+        #expect(config.flash.line == "FLASH_LED")
+        #expect(config.flash.maximumOnMilliseconds == 500)
+        #expect(config.flash.simulated == false)
+        #expect(Configuration().flash.maximumOnMilliseconds == 2000)
+        #expect(Configuration().camera.name == "")
+    }
+
+    @Test func badCameraAndFlashValuesNameKeyValueAndWhatIsAllowed() {
+        func problem(_ yaml: String) -> String {
+            do {
+                _ = try Configuration.parse(yaml)
+                return "parsed"
+            } catch {
+                return error.description
+            }
+        }
+        let camera = problem("camera:\n  name: video0\n")
+        #expect(camera.contains("camera.name") && camera.contains("'video0'") && camera.contains("bus:POSITION"))
+        let limit = problem("flash:\n  maximum-on-ms: 60000\n")
+        #expect(limit.contains("flash.maximum-on-ms") && limit.contains("'60000'") && limit.contains("10 to 10000"))
+        let half = problem("flash:\n  chip: gpiochip0\n")
+        #expect(half.contains("flash.line") && half.contains("set flash.chip and flash.line together"))
+        let unknown = problem("flash:\n  pin: 3\n")
+        #expect(unknown.contains("flash.pin") && unknown.contains("unknown key") && unknown.contains("maximum-on-ms"))
+        let simulated = problem("flash:\n  simulated: maybe\n")
+        #expect(simulated.contains("flash.simulated") && simulated.contains("true, false"))
     }
 }

@@ -125,7 +125,11 @@ for m in "${order[@]}"; do
     echo "$m $opts" >> "$stage/rig/modules.list"
 done
 cp "$bundle" "$stage/rig/bin/test-bundle"
-ldd "$bundle" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u | while read -r lib; do
+# The idkiosk executable next to the bundle, where IDKioskBinary finds it, for the
+# command rig tests (idkioskTests' CommandRigTests).
+[ -x "$bin/idkiosk" ] || die "no idkiosk executable in $bin"
+cp "$bin/idkiosk" "$stage/rig/bin/idkiosk"
+{ ldd "$bundle"; ldd "$bin/idkiosk"; } | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u | while read -r lib; do
     mkdir -p "$stage$(dirname "$lib")"
     cp -L "$lib" "$stage$lib"
 done

@@ -52,11 +52,14 @@ public struct CameraDiagnosticReport: Hashable, Sendable, Codable {
         public var measuredFramesPerSecond: Double?
         /// Mean 8-bit luma of the last frame: near 0 is a covered lens or dark room.
         public var meanLuma: Double?
+        /// Focus measure of the last frame: the variance of its luma Laplacian. Higher is
+        /// sharper; a few tens is a blurred or defocused image, hundreds a sharp one.
+        public var sharpness: Double?
         public var error: ErrorSummary?
 
         public init(
             mode: CaptureMode, framesRequested: Int, framesDelivered: Int, framesDropped: Int, timeouts: Int,
-            measuredFramesPerSecond: Double?, meanLuma: Double?, error: ErrorSummary?
+            measuredFramesPerSecond: Double?, meanLuma: Double?, sharpness: Double? = nil, error: ErrorSummary?
         ) {
             self.mode = mode
             self.framesRequested = framesRequested
@@ -65,6 +68,7 @@ public struct CameraDiagnosticReport: Hashable, Sendable, Codable {
             self.timeouts = timeouts
             self.measuredFramesPerSecond = measuredFramesPerSecond
             self.meanLuma = meanLuma
+            self.sharpness = sharpness
             self.error = error
         }
     }

@@ -65,13 +65,66 @@ public enum CameraDiagnostics {
             fps = Double(last.sequence - first.sequence) / seconds
         }
         var meanLuma: Double?
+        var sharpness: Double?
         if let last = delivered.last, (try? PixelConversion.luma(of: last, into: &luma, codec: codec)) != nil, !luma.pixels.isEmpty {
             meanLuma = Double(luma.pixels.reduce(0) { $0 + Int($1) }) / Double(luma.pixels.count)
+            sharpness = Self.sharpness(of: luma)
         }
         return .init(
             mode: camera.mode ?? mode, framesRequested: frames, framesDelivered: delivered.count,
             framesDropped: camera.statistics.framesDropped, timeouts: camera.statistics.timeouts,
-            measuredFramesPerSecond: fps, meanLuma: meanLuma, error: failure.map { .init($0) })
+            measuredFramesPerSecond: fps, meanLuma: meanLuma, sharpness: sharpness, error: failure.map { .init($0) })
+    }
+
+    /// The variance of the 4-neighbour Laplacian of `image`: a focus measure that grows
+    /// with edge contrast. Nil for images smaller than 3x3.
+    public static func sharpness(of image: LumaImage) -> Double? {
+        let w = image.width, h = image.height
+        guard w >= 3, h >= 3 else { return nil }
+        var sum = 0.0, sumOfSquares = 0.0
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in 1..<(h - 1) {
+                let row = y * w
+                for x in 1..<(w - 1) {
+                    let i = row + x
+                    let l = Int(p[i - 1]) + Int(p[i + 1]) + Int(p[i - w]) + Int(p[i + w]) - 4 * Int(p[i])
+                    let d = Double(l)
+                    sum += d
+                    sumOfSquares += d * d
+                }
+            }
+        }
+        let n = Double((w - 2) * (h - 2))
+        let mean = sum / n
+        return sumOfSquares / n - mean * mean
+    }
+
+    /// Takes one still as JPEG from any frame source (a recording replayed by
+    /// `FileCamera`, for demos and tests): starts it, drops `warmupFrames`, encodes the
+    /// next frame (MJPEG frames are kept as they are).
+    /// - Parameter name: the name the report gives the source.
+    /// - Returns: the JPEG bytes and what was done.
+    public static func captureStill(
+        from source: some FrameSource, name: String, quality: Int = 90, warmupFrames: Int = 0, timeout: Duration = .seconds(2)
+    ) async throws(CameraError) -> (jpeg: [UInt8], report: CaptureReport) {
+        try await source.start()
+        defer { source.stop() }
+        for _ in 0..<warmupFrames { _ = try await source.nextFrame(timeout: timeout) }
+        let frame = try await source.nextFrame(timeout: timeout)
+        let jpeg: [UInt8]
+        if frame.format.isCompressed {
+            jpeg = frame.bytes
+        } else {
+            var rgb = RGBImage()
+            try PixelConversion.rgb(of: frame, into: &rgb)
+            jpeg = try JPEGCodec().encode(rgb, quality: quality)
+        }
+        let stamp = frame.timestamp.components
+        let mode = source.mode ?? CaptureMode(format: frame.format, width: frame.width, height: frame.height, interval: FrameInterval(fps: 10))
+        return (jpeg, CaptureReport(
+            camera: name, mode: mode, sequence: frame.sequence,
+            timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
+            warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
     }
 
     /// Takes one still for `purpose` as JPEG: negotiates, streams, drops `warmupFrames`

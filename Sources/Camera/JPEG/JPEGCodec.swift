@@ -53,12 +53,24 @@ public final class JPEGCodec {
         }.get()
     }
 
-    /// Encodes RGB as a 4:2:0 JPEG (for upload and preview).
-    /// - Parameter quality: 1...100.
-    public func encode(_ image: RGBImage, quality: Int = 90) throws(CameraError) -> [UInt8] {
+    /// How much colour detail an encoded JPEG keeps.
+    public enum Chroma: Hashable, Sendable {
+        /// 4:2:0 (`TJSAMP_420`): colour at half width and half height; for upload and preview.
+        case yuv420
+        /// 4:2:2 (`TJSAMP_422`): colour at half width; what UVC cameras send as MJPEG.
+        case yuv422
+
+        var subsampling: TJSAMP { self == .yuv420 ? TJSAMP_420 : TJSAMP_422 }
+    }
+
+    /// Encodes RGB as a JPEG (4:2:0 unless asked otherwise, for upload and preview).
+    /// - Parameters:
+    ///   - quality: 1...100.
+    ///   - chroma: the colour subsampling.
+    public func encode(_ image: RGBImage, quality: Int = 90, chroma: Chroma = .yuv420) throws(CameraError) -> [UInt8] {
         let h = try encoder()
         return try image.pixels.withUnsafeBytes { src in
-            TurboJPEG.compress(h, src, width: image.width, pitch: image.width * 3, height: image.height, pixelFormat: TJPF_RGB, subsampling: TJSAMP_420, quality: Int32(clamping: max(1, min(100, quality))), flags: 0)
+            TurboJPEG.compress(h, src, width: image.width, pitch: image.width * 3, height: image.height, pixelFormat: TJPF_RGB, subsampling: chroma.subsampling, quality: Int32(clamping: max(1, min(100, quality))), flags: 0)
         }.get()
     }
 
