@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the station on simulated hardware, as far as it exists today: pcscd
-# with the vsmartcard virtual reader, a virtual card on it, and `idkiosk diag nfc`
-# against them. Stops what it started when it ends (or on Ctrl-C).
+# with the vsmartcard virtual reader, a virtual card and a virtual passport on it,
+# `idkiosk diag nfc` against them and `idkiosk read-chip` reading and verifying the
+# passport. Stops what it started when it ends (or on Ctrl-C).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Runs a command with SwiftPM's pkg-config notice filtered out; returns the command's status.
@@ -22,15 +23,21 @@ else
     scripts/pcscd-vpcd.sh start --reuse   # a pcscd is running: use it, leave it running
 fi
 card_pid=""
+passport_pid=""
+trust=$(mktemp -d)
 cleanup() {
     [ -n "$card_pid" ] && kill "$card_pid" 2>/dev/null && wait "$card_pid" 2>/dev/null || true
+    [ -n "$passport_pid" ] && kill "$passport_pid" 2>/dev/null && wait "$passport_pid" 2>/dev/null || true
+    rm -rf "$trust"
     [ "$started_pcscd" -eq 1 ] && scripts/pcscd-vpcd.sh stop || true
 }
 trap cleanup EXIT INT TERM
 
 "$bin" sim card --slot 0 &
 card_pid=$!
-sleep 1  # pcscd polls the virtual reader for the card
+"$bin" sim passport --slot 1 --trust-out "$trust" &
+passport_pid=$!
+sleep 2  # pcscd polls the virtual reader for the cards
 
 echo
 echo "--- idkiosk diag nfc ---"
@@ -38,10 +45,14 @@ echo "--- idkiosk diag nfc ---"
 echo
 echo "--- idkiosk diag nfc --json (first reader) ---"
 "$bin" diag nfc --json --reader "Virtual PCD 00 00"
+echo
+echo "--- idkiosk read-chip (the ICAO specimen passport on \"Virtual PCD 00 01\") ---"
+"$bin" read-chip --reader "Virtual PCD 00 01" --trust "$trust" \
+    --mrz "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10"
 
 if [ -t 0 ]; then
     echo
-    echo "The virtual card stays on \"Virtual PCD 00 00\" until you press Ctrl-C;"
-    echo "try \`$bin diag nfc\` in another terminal."
+    echo "The virtual card stays on \"Virtual PCD 00 00\" and the passport on \"Virtual PCD 00 01\""
+    echo "until you press Ctrl-C; try \`$bin diag nfc\` or \`$bin read-chip --help\` in another terminal."
     wait "$card_pid" || true
 fi
