@@ -52,6 +52,11 @@ public enum ActiveAuthentication {
         guard case .success(let recovered) = LibCrypto.rsaRaw(key, input: padded), recovered.count == size, let last = recovered.last else {
             return VerificationCheck(name, .failed, "the signature is not an RSA value under the DG15 key")
         }
+        // The header first: a signature made with another key recovers to random bytes, which
+        // must read as "failed", not fall on the 1-in-256 `CC` trailer with an unknown hash.
+        guard recovered[0] == 0x6A else {
+            return VerificationCheck(name, .failed, "the recovered message is not an ISO/IEC 9796-2 partial-recovery representative")
+        }
         let hash: HashAlgorithm
         let trailer: Int
         switch last {
@@ -62,7 +67,7 @@ public enum ActiveAuthentication {
         default:
             return VerificationCheck(name, .failed, "the recovered message has no ISO/IEC 9796-2 trailer")
         }
-        guard recovered[0] == 0x6A, size > 1 + hash.length + trailer else {
+        guard size > 1 + hash.length + trailer else {
             return VerificationCheck(name, .failed, "the recovered message is not an ISO/IEC 9796-2 partial-recovery representative")
         }
         let messageEnd = size - trailer - hash.length

@@ -55,6 +55,21 @@ import VirtualPassport
         #expect(ActiveAuthentication.verify(signature: signature + [0], challenge: challenge, dataGroup15: group, securityInfos: nil).outcome == .failed)
     }
 
+    /// A wrong key recovers random bytes; one in 256 of those ends in `CC`. They must read as
+    /// "failed" (CI saw "not supported" once), while a real representative with a hash
+    /// identifier we do not know stays "not supported".
+    @Test func randomRecoveryWithACCTrailerFailsButAnUnknownHashIsNotSupported() throws {
+        let key = try TestIssuer.activeAuthenticationKey(.rsa2048)
+        let group = try DataGroup15(LDSEncoder.dataGroup15(subjectPublicKeyInfo: key.publicKey))
+        let body = [UInt8](repeating: 0x5A, count: 253)
+        let garbage = try LibCrypto.rsaRaw(.privateKey(key.privateKey), input: [0x4B] + body + [0x99, 0xCC]).get()
+        let check = ActiveAuthentication.verify(signature: garbage, challenge: [1, 2, 3, 4, 5, 6, 7, 8], dataGroup15: group, securityInfos: nil)
+        #expect(check.outcome == .failed, "\(check)")
+        let unknownHash = try LibCrypto.rsaRaw(.privateKey(key.privateKey), input: [0x6A] + body + [0x99, 0xCC]).get()
+        let other = ActiveAuthentication.verify(signature: unknownHash, challenge: [1, 2, 3, 4, 5, 6, 7, 8], dataGroup15: group, securityInfos: nil)
+        #expect(other.outcome == .notSupported, "\(other)")
+    }
+
     @Test func ecdsaSignatureFormsConvert() {
         let plain = [UInt8](repeating: 0, count: 31) + [0x80] + [0x01] + [UInt8](repeating: 0x7F, count: 31)
         let der = ECDSASignature.der(plain: plain)
