@@ -17,6 +17,11 @@ public struct Configuration: Hashable, Sendable {
     public var reader = ReaderSection()
     public var camera = CameraSection()
     public var flash = FlashSection()
+    public var journey = JourneySection()
+    public var backend = BackendSection()
+    public var display = DisplaySection()
+    public var status = StatusSection()
+    public var chip = ChipSection()
 
     public init() {}
 
@@ -46,8 +51,10 @@ public struct Configuration: Hashable, Sendable {
     public struct CameraSection: Hashable, Sendable {
         /// The camera: a node (`/dev/video0`), a udev link (`/dev/v4l/by-id/...`),
         /// `bus:` and its bus position or `card:` and its name; empty takes the first
-        /// capture device.
+        /// capture device; `file:PATH` replays a recording (Y4M, MJPEG or a folder of JPEGs).
         public var name = ""
+        /// Frames per second of the display's preview (never the full-resolution capture).
+        public var previewFramesPerSecond = 5
     }
 
     public struct FlashSection: Hashable, Sendable {
@@ -94,7 +101,7 @@ public struct Configuration: Hashable, Sendable {
         var config = Configuration()
         guard let root else { return config }  // an empty file means all defaults
         let r = NodeReader(file: file)
-        let top = try r.mapping(root, at: "", allowed: ["station", "log", "reader", "camera", "flash"])
+        let top = try r.mapping(root, at: "", allowed: ["station", "log", "reader", "camera", "flash"] + Self.serveSections)
 
         if let node = top["station"] {
             let station = try r.mapping(node, at: "station", allowed: ["name"])
@@ -126,11 +133,14 @@ public struct Configuration: Hashable, Sendable {
             }
         }
         if let node = top["camera"] {
-            let camera = try r.mapping(node, at: "camera", allowed: ["name"])
+            let camera = try r.mapping(node, at: "camera", allowed: ["name", "preview-fps"])
             if let name = camera["name"] {
                 config.camera.name = try r.string(
-                    name, at: "camera.name", allowed: "\"\" (the first camera), a path under /dev, bus:POSITION or card:NAME"
+                    name, at: "camera.name", allowed: "\"\" (the first camera), a path under /dev, bus:POSITION, card:NAME or file:PATH"
                 ) { Self.isCameraName($0) }
+            }
+            if let fps = camera["preview-fps"] {
+                config.camera.previewFramesPerSecond = try r.integer(fps, at: "camera.preview-fps", in: 1...15)
             }
         }
         if let node = top["flash"] {
@@ -156,6 +166,7 @@ public struct Configuration: Hashable, Sendable {
                     file: file, key: missing, value: "", problem: .invalidValue(allowed: "set flash.chip and flash.line together, or neither"))
             }
         }
+        try parseServeSections(top, reader: r, into: &config)
         return config
     }
 }
@@ -165,13 +176,13 @@ extension Configuration {
     public static func isCameraName(_ name: String) -> Bool {
         guard name.count <= 256 else { return false }
         if name.isEmpty || name.hasPrefix("/") { return true }
-        for prefix in ["bus:", "card:"] where name.hasPrefix(prefix) { return name.count > prefix.count }
+        for prefix in ["bus:", "card:", "file:"] where name.hasPrefix(prefix) { return name.count > prefix.count }
         return false
     }
 }
 
 /// Reads typed values out of YAML nodes, with errors that name the key.
-private struct NodeReader {
+struct NodeReader {
     let file: String
 
     func mapping(_ node: Node, at key: String, allowed: [String]) throws(ConfigurationError) -> [String: Node] {

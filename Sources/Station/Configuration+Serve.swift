@@ -1,0 +1,205 @@
+import Foundation
+import Yams
+
+extension Configuration {
+    /// The sections only `idkiosk serve` reads.
+    static let serveSections = ["journey", "backend", "display", "status", "chip"]
+
+    /// What starts a journey while the station idles.
+    public enum StartTrigger: String, Hashable, Sendable, CaseIterable, Codable {
+        /// A document placed on the reader.
+        case card
+        /// A touch on the display's start screen.
+        case touch
+    }
+
+    /// The journeys a station offers: which credentials and parts.
+    public enum WorkflowPreset: String, Hashable, Sendable, CaseIterable {
+        /// Passport data page, its chip, then the face (Identity Verification).
+        case passportChipFace = "passport-chip-face"
+        /// Identity card front and back, its chip, then the face.
+        case idCardChipFace = "id-card-chip-face"
+        /// Passport data page and chip, no face: extraction only (seed 002 Fastfill).
+        case fastfill
+    }
+
+    public struct JourneySection: Hashable, Sendable {
+        public var start: [StartTrigger] = [.card, .touch]
+        public var workflow: WorkflowPreset = .passportChipFace
+        /// ISO 3166 alpha-3 codes offered; one with `documents` of one type preselects.
+        public var countries: [String] = []
+        /// How long a step waits for the person before "are you still there?".
+        public var inactivityTimeout: Duration = .seconds(60)
+        /// How long "are you still there?" stays before the station wipes and returns to idle.
+        public var inactivityGrace: Duration = .seconds(15)
+        /// How long the result stays on screen before the station idles again.
+        public var resultScreen: Duration = .seconds(12)
+        /// How long the station waits for the backend's decision after finalising.
+        public var decisionWait: Duration = .seconds(20)
+    }
+
+    public struct BackendSection: Hashable, Sendable {
+        /// The verification backend's base URL; the reference backend by default.
+        public var url = "http://127.0.0.1:8480"
+        public var clientID = ""
+        /// A root-only file holding the client secret (or a systemd credential path).
+        public var clientSecretFile = ""
+        public var dataCenter = "EU"
+        public var workflowKey = 10
+        /// Where undelivered parts wait, encrypted (SQLite, WAL).
+        public var outbox = "/var/lib/idkiosk/outbox.sqlite"
+        /// A root-only file of 32 random bytes (or a systemd credential path).
+        public var outboxKeyFile = "/etc/idkiosk/outbox.key"
+        /// When the backend is unreachable: `queue` (go on, deliver later) or `refuse` new journeys.
+        public var offline = "queue"
+    }
+
+    public struct DisplaySection: Hashable, Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8400
+        /// A file holding the token a display on another host must present; required off loopback.
+        public var tokenFile = ""
+        public var language = "en"
+        public var theme = Theme()
+    }
+
+    /// The seeds' Theme: colours, logo and dark mode of the Default UI.
+    public struct Theme: Hashable, Sendable, Codable {
+        public var primary = "#0b5cad"
+        public var background = "#ffffff"
+        public var text = "#1b1f24"
+        /// A PNG or SVG file shown on every screen; empty for none.
+        public var logo = ""
+        /// `auto` follows the display, `on` and `off` force it.
+        public var dark = "auto"
+    }
+
+    public struct StatusSection: Hashable, Sendable {
+        /// `/health` and `/metrics`; loopback unless a monitoring host must reach them.
+        public var host = "127.0.0.1"
+        public var port = 8401
+    }
+
+    public struct ChipSection: Hashable, Sendable {
+        /// CSCA certificates (PEM files, ICAO master lists) for passive authentication.
+        public var trust = "/etc/idkiosk/csca"
+    }
+
+    static func parseServeSections(_ top: [String: Node], reader r: NodeReader, into config: inout Configuration) throws(ConfigurationError) {
+        if let node = top["journey"] {
+            let journey = try r.mapping(
+                node, at: "journey",
+                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s"])
+            if let start = journey["start"] {
+                config.journey.start = try r.list(start, at: "journey.start", StartTrigger.allCases.map(\.rawValue)).compactMap(StartTrigger.init(rawValue:))
+            }
+            if let workflow = journey["workflow"] {
+                config.journey.workflow = try r.choice(workflow, at: "journey.workflow", WorkflowPreset.allCases.map(\.rawValue))
+                    .flatMap(WorkflowPreset.init(rawValue:))!
+            }
+            if let countries = journey["countries"] {
+                config.journey.countries = try r.strings(countries, at: "journey.countries", allowed: "ISO 3166 alpha-3 codes such as D, AUT, USA") {
+                    (1...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isUppercase }
+                }
+            }
+            if let v = journey["inactivity-s"] { config.journey.inactivityTimeout = .seconds(try r.integer(v, at: "journey.inactivity-s", in: 5...3600)) }
+            if let v = journey["inactivity-grace-s"] {
+                config.journey.inactivityGrace = .seconds(try r.integer(v, at: "journey.inactivity-grace-s", in: 3...600))
+            }
+            if let v = journey["result-s"] { config.journey.resultScreen = .seconds(try r.integer(v, at: "journey.result-s", in: 1...600)) }
+            if let v = journey["decision-wait-s"] { config.journey.decisionWait = .seconds(try r.integer(v, at: "journey.decision-wait-s", in: 0...600)) }
+        }
+        if let node = top["backend"] {
+            let backend = try r.mapping(
+                node, at: "backend",
+                allowed: ["url", "client-id", "client-secret-file", "data-center", "workflow-key", "outbox", "outbox-key-file", "offline"])
+            if let v = backend["url"] {
+                config.backend.url = try r.string(v, at: "backend.url", allowed: "an http:// or https:// URL") {
+                    guard let url = URL(string: $0), let scheme = url.scheme, url.host != nil else { return false }
+                    return scheme == "http" || scheme == "https"
+                }
+            }
+            if let v = backend["client-id"] { config.backend.clientID = try r.string(v, at: "backend.client-id", allowed: "up to 128 characters") { $0.count <= 128 } }
+            if let v = backend["client-secret-file"] {
+                config.backend.clientSecretFile = try r.string(v, at: "backend.client-secret-file", allowed: "an absolute path") { $0.hasPrefix("/") }
+            }
+            if let v = backend["data-center"] { config.backend.dataCenter = try r.choice(v, at: "backend.data-center", ["US", "EU", "SG"])! }
+            if let v = backend["workflow-key"] { config.backend.workflowKey = try r.integer(v, at: "backend.workflow-key", in: 1...1_000_000) }
+            if let v = backend["outbox"] { config.backend.outbox = try r.string(v, at: "backend.outbox", allowed: "an absolute path") { $0.hasPrefix("/") } }
+            if let v = backend["outbox-key-file"] {
+                config.backend.outboxKeyFile = try r.string(v, at: "backend.outbox-key-file", allowed: "an absolute path") { $0.hasPrefix("/") }
+            }
+            if let v = backend["offline"] { config.backend.offline = try r.choice(v, at: "backend.offline", ["queue", "refuse"])! }
+        }
+        if let node = top["display"] {
+            let display = try r.mapping(node, at: "display", allowed: ["host", "port", "token-file", "language", "theme"])
+            if let v = display["host"] { config.display.host = try r.string(v, at: "display.host", allowed: "an IP address or host name") { !$0.isEmpty && $0.count <= 253 } }
+            if let v = display["port"] { config.display.port = try r.integer(v, at: "display.port", in: 1...65535) }
+            if let v = display["token-file"] {
+                config.display.tokenFile = try r.string(v, at: "display.token-file", allowed: "an absolute path") { $0.hasPrefix("/") }
+            }
+            if let v = display["language"] {
+                config.display.language = try r.string(v, at: "display.language", allowed: "a language code such as en or de") {
+                    (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
+                }
+            }
+            if let node = display["theme"] {
+                let theme = try r.mapping(node, at: "display.theme", allowed: ["primary", "background", "text", "logo", "dark"])
+                for (key, path) in [("primary", \Theme.primary), ("background", \.background), ("text", \.text)] {
+                    if let v = theme[key] {
+                        config.display.theme[keyPath: path] = try r.string(v, at: "display.theme.\(key)", allowed: "a colour as #rrggbb") {
+                            $0.count == 7 && $0.first == "#" && $0.dropFirst().allSatisfy(\.isHexDigit)
+                        }
+                    }
+                }
+                if let v = theme["logo"] { config.display.theme.logo = try r.string(v, at: "display.theme.logo", allowed: "an absolute path") { $0.isEmpty || $0.hasPrefix("/") } }
+                if let v = theme["dark"] { config.display.theme.dark = try r.choice(v, at: "display.theme.dark", ["auto", "on", "off"])! }
+            }
+            if config.display.tokenFile.isEmpty, !Self.isLoopback(config.display.host) {
+                throw ConfigurationError(
+                    file: r.file, key: "display.token-file", value: "",
+                    problem: .invalidValue(allowed: "a token file whenever display.host is not a loopback address (\(config.display.host))"))
+            }
+        }
+        if let node = top["status"] {
+            let status = try r.mapping(node, at: "status", allowed: ["host", "port"])
+            if let v = status["host"] { config.status.host = try r.string(v, at: "status.host", allowed: "an IP address or host name") { !$0.isEmpty && $0.count <= 253 } }
+            if let v = status["port"] { config.status.port = try r.integer(v, at: "status.port", in: 1...65535) }
+        }
+        if config.status.port == config.display.port, top["status"] != nil || top["display"] != nil {
+            throw ConfigurationError(
+                file: r.file, key: "status.port", value: "\(config.status.port)", problem: .invalidValue(allowed: "a port other than display.port"))
+        }
+        if let node = top["chip"] {
+            let chip = try r.mapping(node, at: "chip", allowed: ["trust"])
+            if let v = chip["trust"] { config.chip.trust = try r.string(v, at: "chip.trust", allowed: "an absolute path") { $0.hasPrefix("/") } }
+        }
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}
+
+extension NodeReader {
+    func list(_ node: Node, at key: String, _ options: [String]) throws(ConfigurationError) -> [String] {
+        guard case .sequence(let sequence) = node else {
+            throw ConfigurationError(file: file, key: key, problem: .wrongType(expected: "a list of " + options.joined(separator: ", ")))
+        }
+        var result: [String] = []
+        for item in sequence {
+            if let choice = try choice(item, at: key, options) { result.append(choice) }
+        }
+        return result
+    }
+
+    func strings(_ node: Node, at key: String, allowed: String, valid: (String) -> Bool) throws(ConfigurationError) -> [String] {
+        guard case .sequence(let sequence) = node else {
+            throw ConfigurationError(file: file, key: key, problem: .wrongType(expected: "a list"))
+        }
+        var result: [String] = []
+        for item in sequence { result.append(try string(item, at: key, allowed: allowed, valid: valid)) }
+        return result
+    }
+}

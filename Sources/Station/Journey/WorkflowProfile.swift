@@ -1,0 +1,90 @@
+public import Backend
+public import ScanFlow
+
+/// The journey a station offers (from `journey.workflow` and `journey.countries`): what
+/// the station asks the backend for, and how the backend's answer becomes the controller's
+/// ``ScanFlow/Workflow``.
+public struct WorkflowProfile: Hashable, Sendable {
+    public var preset: Configuration.WorkflowPreset
+    public var countries: [String]
+    public var workflowKey: Int
+    public var dataCenter: Workflow.DataCenter
+
+    public init(preset: Configuration.WorkflowPreset, countries: [String] = [], workflowKey: Int = 10, dataCenter: Workflow.DataCenter = .EU) {
+        self.preset = preset
+        self.countries = countries
+        self.workflowKey = workflowKey
+        self.dataCenter = dataCenter
+    }
+
+    public init(_ configuration: Configuration) {
+        self.init(
+            preset: configuration.journey.workflow, countries: configuration.journey.countries,
+            workflowKey: configuration.backend.workflowKey,
+            dataCenter: Workflow.DataCenter(rawValue: configuration.backend.dataCenter) ?? .EU)
+    }
+
+    /// The document types of the ID credential.
+    var idTypes: [IdType] {
+        switch preset {
+        case .passportChipFace, .fastfill: [.PASSPORT]
+        case .idCardChipFace: [.ID_CARD]
+        }
+    }
+
+    var wantsFace: Bool { preset != .fastfill }
+
+    /// The account request: credential filters only, never personal data.
+    /// - Parameter reference: the station's reference for this journey (no personal data).
+    public func accountRequest(reference: String, callbackURL: String? = nil) -> AccountRequest {
+        var filters = [CredentialFilter(category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes)]
+        if wantsFace { filters.append(CredentialFilter(category: .FACEMAP)) }
+        return AccountRequest(
+            customerInternalReference: reference, callbackUrl: callbackURL,
+            workflowDefinition: WorkflowDefinition(key: workflowKey, credentials: filters))
+    }
+
+    /// The controller's workflow for the backend's answer.
+    public func workflow(for response: AccountResponse, token: SessionToken) -> Workflow {
+        let infos = response.workflowExecution.credentials.compactMap { credential -> Credential.Info? in
+            switch credential.category {
+            case .ID:
+                let types = credential.type?.values ?? idTypes
+                let documents = types.map { Document(Self.documentType($0), .plastic) }
+                let offered = credential.country?.values ?? (countries.isEmpty ? ["XXX"] : countries)
+                var byCountry: [String: [Document]] = [:]
+                for country in offered { byCountry[country] = documents }
+                return Credential.Info(
+                    id: credential.id, category: .id, countries: byCountry, documentMode: .docFinder, faceMode: .faceLiveness,
+                    chipReading: true, extractionOnly: preset == .fastfill)
+            case .FACEMAP:
+                return Credential.Info(id: credential.id, category: .face, faceMode: .faceLiveness)
+            case .DOCUMENT, .DATA:
+                return nil
+            }
+        }
+        let consent = response.consentItems.map { ConsentItem(id: $0.id, type: $0.type == "passive" ? .passive : .active, text: $0.text, url: $0.url) }
+        return Workflow(
+            flow: preset == .fastfill ? .fastfill : .verification, credentials: infos, consentItems: consent.isEmpty ? nil : consent,
+            dataCenter: dataCenter, token: token, livenessProviderVersion: 1)
+    }
+
+    static func documentType(_ type: IdType) -> Document.DocumentType {
+        switch type {
+        case .PASSPORT: .passport
+        case .ID_CARD: .identityCard
+        case .DRIVING_LICENSE: .drivingLicense
+        case .VISA: .visa
+        }
+    }
+
+    /// The upload classifier of a captured side.
+    static func classifier(for part: Credential.Part) -> PartClassifier {
+        switch part {
+        case .back: .back
+        case .face: .face
+        case .nfc: .nfc
+        case .front, .document, .multipart, .digital: .front
+        }
+    }
+}
