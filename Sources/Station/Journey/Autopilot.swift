@@ -1,0 +1,148 @@
+public import Logging
+public import ScanFlow
+import Synchronization
+
+/// A scripted person for `make demo-auto` and tests: it watches what the station shows and
+/// answers each screen as a person would (consents, picks the first country and document,
+/// confirms images, finishes parts and credentials), through the same commands a display
+/// sends. It wraps the real display, which shows everything as usual.
+public final class Autopilot: StationDisplay, Sendable {
+    private struct State {
+        var loop: StationLoop?
+        var credentials: [Credential.Info] = []
+        var started: Set<String> = []
+        var parts: [Credential.Part] = []
+        var journeysLeft: Int
+        var startedJourneys = 0
+        var worker: Task<Void, Never>?
+    }
+
+    let display: any StationDisplay
+    let pause: Duration
+    let logger: Logger
+    private let state: Mutex<State>
+    private let finishedContinuation: AsyncStream<JourneyResult>.Continuation
+    /// The results of the journeys it ran, in order.
+    public let results: AsyncStream<JourneyResult>
+    private let inputs: AsyncStream<StationInput>
+    private let inputContinuation: AsyncStream<StationInput>.Continuation
+
+    /// - Parameters:
+    ///   - journeys: how many journeys to start from the idle screen.
+    ///   - pause: how long it "reads" each screen before answering (so a viewer can follow).
+    public init(wrapping display: any StationDisplay, journeys: Int = 1, pause: Duration = .milliseconds(700), logger: Logger) {
+        self.display = display
+        self.pause = pause
+        self.logger = logger
+        state = Mutex(State(journeysLeft: journeys))
+        (results, finishedContinuation) = AsyncStream.makeStream(of: JourneyResult.self)
+        (inputs, inputContinuation) = AsyncStream.makeStream(of: StationInput.self)
+    }
+
+    /// Connects the autopilot to the loop it answers; its answers go out one at a time, each
+    /// after `pause`, without holding up the loop.
+    public func attach(to loop: StationLoop) {
+        state.withLock { $0.loop = loop }
+        let (inputs, pause) = (self.inputs, self.pause)
+        let worker = Task {
+            for await input in inputs {
+                if pause > .zero { try? await Task.sleep(for: pause) }
+                loop.submit(input)
+            }
+        }
+        state.withLock { $0.worker = worker }
+    }
+
+    deinit { state.withLock { $0.worker?.cancel() } }
+
+    public func answer(_ message: DisplayMessage, to client: DisplayClient) async {
+        await display.answer(message, to: client)
+    }
+
+    public func show(_ screen: StationScreen) async {
+        await display.show(screen)
+        if case .idle = screen {
+            let go = state.withLock { state -> Bool in
+                guard state.journeysLeft > 0 else { return false }
+                state.journeysLeft -= 1
+                state.startedJourneys += 1
+                return true
+            }
+            if go { await send(.startJourney) }
+        }
+    }
+
+    public func show(_ message: DisplayMessage) async {
+        await display.show(message)
+        switch message {
+        case .initialized(let credentials, let consentItems):
+            state.withLock {
+                $0.credentials = credentials
+                $0.started = []
+            }
+            for item in consentItems ?? [] where item.type == .active {
+                await send(.command(.userConsented(itemID: item.id, decision: true)))
+            }
+            await startNextCredential()
+        case .credentialStarted(let id, let isConfigured, let parts):
+            if isConfigured {
+                await startParts(parts)
+            } else if let info = state.withLock({ $0.credentials.first { $0.id == id } }),
+                let country = info.countries.keys.sorted().first, let document = info.countries[country]?.first
+            {
+                await send(.command(.setConfiguration(country: country, document: document)))
+            }
+        case .credentialConfigured(_, let parts):
+            await startParts(parts)
+        case .step(.confirmationView):
+            await send(.command(.confirm))
+        case .step(.rejectView), .step(.retry):
+            await send(.command(.retake))
+        case .step(.canFinish(let part)):
+            await send(.command(.finishScanPart))
+            let last = state.withLock { state -> Bool in
+                state.parts.removeAll { $0 == part }
+                return state.parts.isEmpty
+            }
+            // An add-on (the chip) may follow; then this is answered "not completed" and
+            // the add-on's own canFinish finishes the credential.
+            if last || part == .nfc { await send(.command(.finishCredential)) }
+        case .credentialFinished:
+            await startNextCredential()
+        case .inactivityWarning:
+            await send(.command(.userIsPresent))
+        case .error(let error) where error.isRetryable:
+            await send(.command(.retryAfterError))
+        case .offerFallback:
+            await send(.command(.switchToFallback))
+        case .finished(let result):
+            logger.notice("autopilot: journey finished", metadata: ["success": "\(result.isSuccess)", "error": "\(result.error?.code ?? "")"])
+            finishedContinuation.yield(result)
+        default:
+            break
+        }
+    }
+
+    private func startParts(_ parts: [Credential.Part]) async {
+        state.withLock { $0.parts = parts }
+        if let first = parts.first { await send(.command(.startScanPart(first))) }
+    }
+
+    private func startNextCredential() async {
+        let next = state.withLock { state -> String? in
+            guard let info = state.credentials.first(where: { !state.started.contains($0.id) }) else { return nil }
+            state.started.insert(info.id)
+            return info.id
+        }
+        if let next {
+            await send(.command(.startCredential(id: next)))
+        } else {
+            await send(.command(.finish))
+        }
+    }
+
+    private func send(_ input: StationInput) async {
+        logger.debug("autopilot", metadata: ["input": "\(input)"])
+        inputContinuation.yield(input)
+    }
+}
