@@ -236,7 +236,16 @@ let package = Package(
             dependencies: ["KioskLog", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StationTests", dependencies: ["Station", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "StationTests",
+            dependencies: [
+                "Station", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Camera",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "idkioskTests",
             dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Camera", .product(name: "Logging", package: "swift-log")],

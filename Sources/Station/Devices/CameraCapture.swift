@@ -95,7 +95,7 @@ public struct CameraCapture: CaptureDevice {
         return camera
     }
 
-    public func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureReport) -> Void) async {
+    public func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
         let purpose: CapturePurpose = request.mode.isFace ? .face : .document
         let source: any FrameSource
         do {
@@ -166,7 +166,7 @@ public struct CameraCapture: CaptureDevice {
     /// The flash half of a flash/no-flash pair: light, skip the frames exposed before the
     /// light was on (one frame period after switching), take one, switch off.
     private func flashImage(
-        source: any FrameSource, flash: Flash<ContinuousClock>, pipeline: inout Pipeline, report: @Sendable (CaptureReport) -> Void
+        source: any FrameSource, flash: Flash<ContinuousClock>, pipeline: inout Pipeline, report: @Sendable (CaptureEvent) -> Void
     ) async -> [UInt8]? {
         do {
             try await flash.on()

@@ -8,7 +8,7 @@ public protocol CaptureDevice: Sendable {
     /// Runs the camera in `request.mode` until the task is cancelled, reporting through
     /// `report`: `started` once frames flow, then updates and captured images. A camera
     /// that fails reports `lost` and returns.
-    func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureReport) -> Void) async
+    func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async
 
     /// Whether the camera can be opened now (for the out-of-service screen and its recovery).
     func probe() async -> DeviceHealth
@@ -32,7 +32,7 @@ public struct CaptureRequest: Sendable {
 }
 
 /// What a running capture says.
-public enum CaptureReport: Sendable {
+public enum CaptureEvent: Sendable {
     case started
     case update(Scan.Update)
     case image(CapturedImage, isLastOfSide: Bool)

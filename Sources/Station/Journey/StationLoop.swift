@@ -84,7 +84,7 @@ public actor StationLoop {
         case input(StationInput, DisplayClient?)
         case presence(ReaderPresence)
         case started(generation: Int, Result<JourneyStarter.Start, BackendError>)
-        case capture(generation: Int, CaptureReport)
+        case capture(generation: Int, CaptureEvent)
         case chip(generation: Int, ChipReport)
         case chipDone(generation: Int, Result<ChipOutcome, ChipDeviceError>)
         case timeout(generation: Int, Timeout)
@@ -418,7 +418,7 @@ public actor StationLoop {
         }
     }
 
-    private func captureReport(_ report: CaptureReport) async {
+    private func captureReport(_ report: CaptureEvent) async {
         switch report {
         case .started:
             devices["camera"] = DeviceHealth(name: "camera", ready: true)

@@ -1,0 +1,207 @@
+import Backend
+import Foundation
+import ScanFlow
+import Station
+import Testing
+
+/// The station loop end to end: fake camera and reader, the real reference backend over
+/// loopback HTTP, a real outbox file, and the autopilot answering the screens.
+@Suite struct StationLoopTests {
+    @Test func passportChipAndFaceJourneyEndsWithTheBackendsDecision() async throws {
+        try await StationHarness.with { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = try #require(station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first)
+            #expect(result.isSuccess, "\(result)")
+            #expect(result.credentials.first?.chipRead == true)
+            // Front, chip, face: what the person saw, in order.
+            let steps = station.display.messages.compactMap { if case .step(let s) = $0 { s } else { nil } }
+            #expect(steps.contains(.addonScanPart(.nfc)))
+            #expect(steps.contains(.confirmationView(.front)))
+            #expect(steps.contains(.canFinish(.face)))
+            // The backend received everything through the outbox and decided.
+            try await station.display.waitForScreen("decision") {
+                if case .decision(_, let decision?) = $0 { decision.isEmpty == false } else { false }
+            }
+            guard case .decision(let reference, let decision?) = station.display.screens.last(where: {
+                if case .decision(_, .some) = $0 { true } else { false }
+            }) else { throw TestFailure("no decision") }
+            #expect(try await station.store.partCount(executionId: reference) == 3)  // FRONT, NFC, FACE
+            #expect(["PASSED", "WARNING", "REJECTED"].contains(decision))
+            #expect(try await station.outbox.stats().records == 0)
+            // Back to idle afterwards.
+            try await station.display.wait(for: "idle again") { entries in
+                entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
+            }
+            #expect(await station.loop.currentPhase == .idle)
+        }
+    }
+
+    @Test func aDocumentOnTheReaderStartsAJourney() async throws {
+        var options = StationHarness.Options()
+        options.autopilot = false
+        options.start = [.card]
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            station.loop.submit(.startJourney)  // touch is not configured: ignored
+            station.chip.presenceContinuation.yield(.cardPresent(true))
+            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
+            let starting = station.display.screens.filter { $0 == .starting }.count
+            #expect(starting == 1)
+        }
+    }
+
+    @Test func aCommandFromAStaleScreenIsAnsweredToThatDisplayOnly() async throws {
+        var options = StationHarness.Options()
+        options.autopilot = false
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            // Before any journey: the controller is not there.
+            station.loop.submit(.command(.confirm), from: DisplayClient(7))
+            try await station.display.wait(for: "answer") { $0.contains(.answer(.logicalError(.deadController), DisplayClient(7))) }
+            station.loop.submit(.startJourney)
+            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
+            // `confirm` before any part: a logical error for display 3, nothing for the others.
+            station.loop.submit(.command(.confirm), from: DisplayClient(3))
+            try await station.display.wait(for: "stale answer") { entries in
+                entries.contains { if case .answer(.logicalError, DisplayClient(3)) = $0 { true } else { false } }
+            }
+            #expect(!station.display.messages.contains { if case .logicalError = $0 { true } else { false } })
+        }
+    }
+
+    @Test func cancellingWipesTheUnsentPartsOfTheJourney() async throws {
+        var options = StationHarness.Options()
+        options.autopilot = false
+        options.sender = false  // the backend "is away": parts stay in the outbox
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            station.loop.submit(.startJourney)
+            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
+            let ids: [String] = station.display.messages.compactMap { message -> String? in
+                if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
+            }
+            let id = try #require(ids.first)
+            let items: [ConsentItem] = station.display.messages.compactMap { message -> [ConsentItem]? in
+                if case .initialized(_, let items) = message { items } else { nil }
+            }.first ?? []
+            for item in items {
+                station.loop.submit(.command(.userConsented(itemID: item.id, decision: true)))
+            }
+            station.loop.submit(.command(.startCredential(id: id)))
+            try await station.display.waitForMessage("credential") { if case .credentialStarted = $0 { true } else { false } }
+            if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
+                station.loop.submit(.command(.setConfiguration(country: "XXX", document: Document(.passport))))
+            }
+            station.loop.submit(.command(.startScanPart(.front)))
+            try await station.display.waitForMessage("confirmation") { $0 == .step(.confirmationView(.front)) }
+            #expect(try await station.outbox.stats().records >= 1)
+            station.loop.submit(.command(.cancel))
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            try await station.display.wait(for: "wipe") { _ in true }
+            // Give the wipe (the action after `finished`) its turn, then look.
+            try await station.display.wait(for: "result screen over") { entries in
+                entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
+            }
+            #expect(try await station.outbox.stats().records == 0)
+            let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
+            #expect(result?.error == .cancelledByUser)
+        }
+    }
+
+    @Test func withTheBackendAwayTheJourneyEndsWithAReferenceAndTheOutboxDeliversLater() async throws {
+        var options = StationHarness.Options()
+        options.sender = false
+        options.decisionWait = .zero
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            try await station.display.waitForScreen("reference") { if case .decision(_, nil) = $0 { true } else { false } }
+            guard case .decision(let reference, nil) = station.display.screens.first(where: { if case .decision = $0 { true } else { false } })
+            else { throw TestFailure("no reference") }
+            let waiting = try await station.outbox.stats().records
+            #expect(waiting >= 4)  // the parts and the finalisation
+            #expect(try await station.store.partCount(executionId: reference) == 0)
+            // The backend "comes back": the outbox delivers everything, once.
+            var sent = 0
+            for _ in 0..<5 { sent += try await station.drainOutbox() }  // the finalisation goes after the parts
+            #expect(sent == waiting)
+            #expect(try await station.outbox.stats().records == 0)
+            #expect(try await station.store.partCount(executionId: reference) == 3)
+        }
+    }
+
+    @Test func theDocumentLiftedDuringTheChipReadIsAskedBackAndTheReadResumes() async throws {
+        var options = StationHarness.Options()
+        options.chip = .liftedOnce
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let screens = station.display.screens
+            let lifted = try #require(screens.firstIndex(of: .documentLifted))
+            let back = try #require(screens.firstIndex(of: .documentReturned))
+            #expect(lifted < back)
+            let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
+            #expect(result?.isSuccess == true)
+            #expect(result?.credentials.first?.chipRead == true)
+        }
+    }
+
+    @Test func aCameraLostMidCaptureEndsTheJourneyWithH() async throws {
+        var options = StationHarness.Options()
+        options.camera = .lostAfterStart
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
+            #expect(result?.error?.family == .H)
+            // Out of service until the camera is back, then idle by itself.
+            try await station.display.waitForScreen("out of service") { screen in
+                if case .outOfService(let devices) = screen { devices.map(\.name) == ["camera"] } else { false }
+            }
+            #expect(await station.loop.currentPhase == .outOfService)
+            station.camera.plugBackIn()
+            try await station.display.wait(for: "idle again") { entries in
+                entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
+            }
+        }
+    }
+
+    @Test func nobodyAnsweringIsWarnedThenWipedAndTheStationIdles() async throws {
+        var options = StationHarness.Options()
+        options.autopilot = false
+        options.inactivity = .milliseconds(150)
+        options.grace = .milliseconds(150)
+        options.sender = false
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            station.loop.submit(.startJourney)
+            try await station.display.waitForMessage("warning") { if case .inactivityWarning = $0 { true } else { false } }
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
+            #expect(result?.error == .abandoned)
+            try await station.display.wait(for: "idle again") { entries in
+                entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
+            }
+            #expect(try await station.outbox.stats().records == 0)
+        }
+    }
+
+    @Test func shutdownMidJourneyCancelsAndWipesButKeepsFinishedDeliveries() async throws {
+        var options = StationHarness.Options()
+        options.autopilot = false
+        options.sender = false
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            // A finalised delivery of an earlier journey waits in the outbox.
+            let earlier = ExecutionRef(accountId: "a-earlier", workflowExecutionId: "w-earlier", sessionToken: "t")
+            try await station.outbox.enqueue(.finalize(earlier))
+            station.loop.submit(.startJourney)
+            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
+            station.loop.shutdown()
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
+            #expect(result?.error == .cancelledByUser)
+            try await station.display.wait(for: "stopped") { _ in true }
+            for _ in 0..<100 where await station.loop.currentPhase != .stopped { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await station.loop.currentPhase == .stopped)
+            #expect(try await station.outbox.stats().records == 1)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Backend
+import Camera
+import Foundation
+import MRTD
+import ScanFlow
+import Station
+import Synchronization
+import VirtualPassport
+
+/// A display that keeps everything it is shown, for tests to wait on.
+final class RecordingDisplay: StationDisplay, Sendable {
+    enum Entry: Sendable, Equatable {
+        case message(DisplayMessage)
+        case screen(StationScreen)
+        case answer(DisplayMessage, DisplayClient)
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func show(_ message: DisplayMessage) async { entries.withLock { $0.append(.message(message)) } }
+    func show(_ screen: StationScreen) async { entries.withLock { $0.append(.screen(screen)) } }
+    func answer(_ message: DisplayMessage, to client: DisplayClient) async { entries.withLock { $0.append(.answer(message, client)) } }
+
+    var all: [Entry] { entries.withLock { $0 } }
+    var messages: [DisplayMessage] { all.compactMap { if case .message(let m) = $0 { m } else { nil } } }
+    var screens: [StationScreen] { all.compactMap { if case .screen(let s) = $0 { s } else { nil } } }
+
+    /// Waits (up to `limit`, a bound against hanging, not a timing assertion) until `predicate` holds.
+    @discardableResult
+    func wait(for what: String, limit: Duration = .seconds(30), _ predicate: @Sendable ([Entry]) -> Bool) async throws -> [Entry] {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        while clock.now < end {
+            let now = all
+            if predicate(now) { return now }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw TestFailure("gave up waiting for \(what); saw \(all.suffix(12))")
+    }
+
+    func waitForMessage(_ what: String, limit: Duration = .seconds(30), _ predicate: @escaping @Sendable (DisplayMessage) -> Bool) async throws {
+        try await wait(for: what, limit: limit) { entries in
+            entries.contains { if case .message(let m) = $0 { predicate(m) } else { false } }
+        }
+    }
+
+    func waitForScreen(_ what: String, limit: Duration = .seconds(30), _ predicate: @escaping @Sendable (StationScreen) -> Bool) async throws {
+        try await wait(for: what, limit: limit) { entries in
+            entries.contains { if case .screen(let s) = $0 { predicate(s) } else { false } }
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A camera that delivers a real JPEG of a sharp synthetic picture for every part, or fails.
+final class FakeCamera: CaptureDevice, Sendable {
+    enum Behaviour: Sendable {
+        case delivers
+        /// Starts, then reports the camera lost.
+        case lostAfterStart
+    }
+
+    let behaviour: Behaviour
+    let chipKey: ChipAccessKey?
+    let health: Mutex<DeviceHealth> = Mutex(DeviceHealth(name: "camera", ready: true))
+    let captures = Mutex(0)
+
+    init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?) {
+        self.behaviour = behaviour
+        self.chipKey = chipKey
+    }
+
+    static let jpeg: [UInt8] = {
+        var image = RGBImage(width: 320, height: 240)
+        for y in 0..<240 {
+            for x in 0..<320 {
+                let v = UInt8(((x / 8 + y / 8) % 2 == 0) ? 40 : 210)
+                let i = (y * 320 + x) * 3
+                image.pixels[i] = v
+                image.pixels[i + 1] = v
+                image.pixels[i + 2] = v
+            }
+        }
+        return try! JPEGCodec().encode(image, quality: 85)
+    }()
+
+    func probe() async -> DeviceHealth { health.withLock { $0 } }
+
+    func plugBackIn() { health.withLock { $0 = DeviceHealth(name: "camera", ready: true) } }
+
+    func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
+        captures.withLock { $0 += 1 }
+        report(.started)
+        if case .lostAfterStart = behaviour {
+            try? await Task.sleep(for: .milliseconds(20))
+            health.withLock { $0 = DeviceHealth(name: "camera", ready: false, detail: "unplugged by the test") }
+            report(.lost(reason: "the test unplugged the camera"))
+            return
+        }
+        let sides: [Credential.Part] = request.part == .multipart ? [.front, .back] : [request.part]
+        for side in sides {
+            try? await Task.sleep(for: .milliseconds(5))
+            if Task.isCancelled { return }
+            report(.update(.extractionState(.holdStill)))
+            let key = side == .front ? chipKey : nil
+            report(.image(CapturedImage(bytes: Self.jpeg, side: side, chipAccessKey: key), isLastOfSide: true))
+        }
+        // The loop stops the camera (cancels this task) once it has the images.
+        while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+/// A reader with a document whose chip data is a real test passport signed by `issuer`.
+final class FakeChip: ChipDevice, Sendable {
+    enum Behaviour: Sendable {
+        case reads
+        /// The document is lifted once mid-read and put back.
+        case liftedOnce
+        case wrongKey
+    }
+
+    let behaviour: Behaviour
+    let outcome: ChipOutcome
+    let presenceEvents: AsyncStream<ReaderPresence>
+    let presenceContinuation: AsyncStream<ReaderPresence>.Continuation
+    let reads = Mutex(0)
+
+    init(_ behaviour: Behaviour = .reads, mrz: [String], issuer: TestIssuer) throws {
+        self.behaviour = behaviour
+        let set = try PassportDataSet.make(mrz: mrz.joined(), faceSize: 4_000) { try issuer.securityObject($0) }
+        var groups: [String: Data] = [:]
+        for (file, bytes) in set.files {
+            if file == .sod { groups["SOD"] = Data(bytes) }
+            if let number = file.dataGroupNumber { groups["DG\(number)"] = Data(bytes) }
+        }
+        outcome = ChipOutcome(
+            chipData: ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: .PASSED, accessControl: "BAC")),
+            summary: "BAC, PA PASSED")
+        (presenceEvents, presenceContinuation) = AsyncStream.makeStream(of: ReaderPresence.self)
+    }
+
+    func presence() -> AsyncStream<ReaderPresence> { presenceEvents }
+    func probe() async -> DeviceHealth { DeviceHealth(name: "reader", ready: true) }
+
+    func read(key: ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipOutcome {
+        reads.withLock { $0 += 1 }
+        report(.waitingForCard)
+        if case .wrongKey = behaviour { throw ChipDeviceError(.accessDenied, "the test's key does not open the chip") }
+        report(.started)
+        for percent in stride(from: 0, through: 100, by: 25) {
+            try? await Task.sleep(for: .milliseconds(2))
+            if percent == 50, case .liftedOnce = behaviour {
+                report(.cardLost)
+                try? await Task.sleep(for: .milliseconds(20))
+                report(.resumed)
+            }
+            report(.progress(percent: percent))
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import Backend
+import Foundation
+import Logging
+import MRTD
+import ReferenceBackend
+import ScanFlow
+import ServiceLifecycle
+import Station
+import Testing
+
+/// A station loop with fake devices against a real reference backend on loopback, with a
+/// real outbox file: what `idkiosk serve` wires, minus the hardware and the display server.
+struct StationHarness: Sendable {
+    static let logger: Logger = {
+        var logger = Logger(label: "station-test", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// A passport valid until 2034, in the test issuer's country.
+    static let mrz = MRZ.composeTD3(
+        issuingState: "UTO", primaryIdentifier: "SPECIMEN", secondaryIdentifier: "ALEX", documentNumber: "D23145890",
+        nationality: "UTO", birthDate: "900101", sex: "F", expiryDate: "341231")
+    static var chipKey: ChipAccessKey { .mrz(documentNumber: "D23145890", dateOfBirth: "900101", dateOfExpiry: "341231") }
+
+    let loop: StationLoop
+    let display: RecordingDisplay
+    let autopilot: Autopilot?
+    let outbox: Outbox
+    let backend: HTTPVerificationBackend<ContinuousClock>
+    let store: ReferenceStore
+    let camera: FakeCamera
+    let chip: FakeChip
+
+    /// Sends everything due in the outbox to the backend once.
+    func drainOutbox() async throws -> Int {
+        try await OutboxSender(outbox: outbox, backend: backend, clock: ContinuousClock(), logger: Self.logger).drainOnce()
+    }
+
+    struct Options {
+        var camera: FakeCamera.Behaviour = .delivers
+        var chip: FakeChip.Behaviour = .reads
+        var autopilot = true
+        var start: [Configuration.StartTrigger] = [.card, .touch]
+        var inactivity: Duration = .seconds(60)
+        var grace: Duration = .seconds(15)
+        var preset: Configuration.WorkflowPreset = .passportChipFace
+        var resultScreen: Duration = .milliseconds(200)
+        /// Whether the outbox sender runs during the journey (the backend "is up").
+        var sender = true
+        var decisionWait: Duration = .seconds(10)
+    }
+
+    /// Runs `body` with a running station and a reference backend that trusts the test issuer.
+    static func with<T: Sendable>(_ options: Options = Options(), _ body: (StationHarness) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-station-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let issuer = try TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
+        let store = try ReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
+        let client = try await store.addClient(name: "station-test")
+        var serverConfiguration = ReferenceServer.Configuration()
+        serverConfiguration.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
+        let server = ReferenceServer(store: store, configuration: serverConfiguration)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = server.makeApplication(host: "127.0.0.1", port: 0, logger: logger) { port in
+            portContinuation.yield(port)
+            portContinuation.finish()
+        }
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        let keyPath = directory.appendingPathComponent("outbox.key").path
+        try OutboxKey.generate(path: keyPath)
+        let outbox = try Outbox(path: directory.appendingPathComponent("outbox.sqlite").path, key: OutboxKey.load(path: keyPath), logger: logger)
+
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw TestFailure("reference backend did not start") }
+            var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(
+                baseURL: "http://127.0.0.1:\(port)", clientId: client.id, clientSecret: client.secret)
+            configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+            let backend = HTTPVerificationBackend(configuration: configuration, httpClient: httpClient, clock: ContinuousClock(), logger: logger)
+            let profile = WorkflowProfile(preset: options.preset)
+            let starter = JourneyStarter(
+                backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
+            let camera = FakeCamera(options.camera, chipKey: chipKey)
+            let chip = try FakeChip(options.chip, mrz: mrz, issuer: issuer)
+            let recording = RecordingDisplay()
+            let autopilot = options.autopilot ? Autopilot(wrapping: recording, pause: .zero, logger: logger) : nil
+            var controller = Controller.Configuration()
+            controller.defaultInactivityTimeout = options.inactivity
+            controller.inactivityWarningGrace = options.grace
+            controller.livenessProviderVersion = 1
+            let loop = StationLoop(
+                dependencies: .init(
+                    display: autopilot ?? recording, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox,
+                    metrics: StationMetrics()),
+                settings: .init(
+                    profile: profile, start: options.start, controller: controller, resultScreen: options.resultScreen,
+                    decisionWait: options.decisionWait, tick: .milliseconds(50)),
+                logger: logger)
+            autopilot?.attach(to: loop)
+            let harness = StationHarness(
+                loop: loop, display: recording, autopilot: autopilot, outbox: outbox, backend: backend, store: store, camera: camera, chip: chip)
+            tasks.addTask { await loop.run() }
+            let sender = options.sender
+                ? Task {
+                    while !Task.isCancelled {
+                        _ = try? await harness.drainOutbox()
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                } : nil
+            func stop() async {
+                sender?.cancel()
+                loop.shutdown()
+                try? await httpClient.shutdown()
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+            }
+            do {
+                let value = try await body(harness)
+                await stop()
+                return value
+            } catch {
+                await stop()
+                throw error
+            }
+        }
+    }
+}
