@@ -64,6 +64,18 @@ public struct CameraCapture: CaptureDevice {
 
     var recordingPath: String? { settings.name.hasPrefix("file:") ? String(settings.name.dropFirst(5)) : nil }
 
+    /// The recording for a purpose: a file as it is, or from a folder holding `document.*` and
+    /// `face.*` recordings (what `idkiosk sim recordings` writes), the one that fits.
+    func recording(for purpose: CapturePurpose) -> String? {
+        guard let path = recordingPath else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return path }
+        let stem = purpose == .face ? "face" : "document"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard let match = names.sorted().first(where: { $0.hasPrefix(stem + ".") && !$0.hasSuffix(".mrz") }) else { return path }
+        return path + "/" + match
+    }
+
     public func probe() async -> DeviceHealth {
         if let path = recordingPath {
             return FileManager.default.fileExists(atPath: path)
@@ -87,7 +99,7 @@ public struct CameraCapture: CaptureDevice {
     }
 
     private func open(purpose: CapturePurpose) throws(CameraError) -> any FrameSource {
-        if let path = recordingPath {
+        if let path = recording(for: purpose) {
             return try FileCamera(path: path, loops: settings.loopRecordings, clock: ContinuousClock())
         }
         let camera = try V4L2Camera(name: settings.name.isEmpty ? firstCamera() : settings.name, logger: logger)
@@ -109,7 +121,8 @@ public struct CameraCapture: CaptureDevice {
             metrics.framesProcessed(source.statistics.framesDelivered, dropped: source.statistics.framesDropped)
             source.stop()
         }
-        var pipeline = Pipeline(settings: settings, request: request, chipKey: chipKey(), mrz: mrzLines())
+        let mrz = purpose == .document ? mrzLines(recording: recording(for: .document)) : nil
+        var pipeline = Pipeline(settings: settings, request: request, chipKey: Self.chipKey(mrz), mrz: mrz)
         report(.started)
         var lastPreview = ContinuousClock.now - .seconds(1)
         let previewInterval = Duration.milliseconds(1000 / max(1, settings.previewFramesPerSecond))
@@ -144,7 +157,7 @@ public struct CameraCapture: CaptureDevice {
                     let side = Self.side(of: request.part, index: imagesTaken)
                     let isFront = side == .front && !request.mode.isFace
                     if isFront, request.useFlash, let flash {
-                        if let lit = await flashImage(source: source, flash: flash, pipeline: &pipeline, report: report) {
+                        if let lit = await flashImage(after: frame, source: source, flash: flash, pipeline: &pipeline, report: report) {
                             report(.evidence(.frontWithFlash, lit))
                         }
                     }
@@ -163,29 +176,52 @@ public struct CameraCapture: CaptureDevice {
         }
     }
 
-    /// The flash half of a flash/no-flash pair: light, skip the frames exposed before the
-    /// light was on (one frame period after switching), take one, switch off.
+    /// The flash half of a flash/no-flash pair (``Flash/FlashPair`` decides): the frame just
+    /// taken is the no-flash one; light the LED, drop the frames that may have begun before it
+    /// was lit, keep the next, switch off. Frame timestamps are the camera's clock, so the
+    /// switch is placed conservatively at the next frame's time after the last frame seen.
     private func flashImage(
-        source: any FrameSource, flash: Flash<ContinuousClock>, pipeline: inout Pipeline, report: @Sendable (CaptureEvent) -> Void
+        after frame: Frame, source: any FrameSource, flash: Flash<ContinuousClock>, pipeline: inout Pipeline,
+        report: @Sendable (CaptureEvent) -> Void
     ) async -> [UInt8]? {
-        do {
-            try await flash.on()
-        } catch {
-            logger.warning("flash failed; the document is captured without it", metadata: ["error": "\(error)"])
-            return nil
-        }
-        report(.update(.flash(.on)))
-        let switched = ContinuousClock.now
         let period = source.mode?.interval.duration ?? .milliseconds(100)
+        var pair = FlashPair(framePeriod: period, timeLimit: .seconds(2))
+        var actions = pair.start(at: frame.timestamp) + pair.frameArrived(timestamp: frame.timestamp)
+        var lastTimestamp = frame.timestamp
         var image: [UInt8]?
-        for _ in 0..<10 {
-            guard let frame = try? await source.nextFrame(timeout: settings.frameTimeout) else { break }
-            if ContinuousClock.now - switched < period { continue }
-            image = try? pipeline.encode(frame)
-            break
+        while !pair.isFinished {
+            var next: [FlashPair.Action] = []
+            for action in actions {
+                switch action {
+                case .switchFlash(let state):
+                    do {
+                        if state == .on { try await flash.on() } else { try await flash.off() }
+                    } catch {
+                        logger.warning("flash failed; the document is captured without it", metadata: ["error": "\(error)"])
+                        try? await flash.off()
+                        return nil
+                    }
+                    report(.update(.flash(state)))
+                    next += pair.flashSwitched(state, at: lastTimestamp + period)
+                case .keepFlashFrame:
+                    break
+                case .dropFrame, .keepNoFlashFrame, .completed, .failed:
+                    break
+                }
+            }
+            actions = next
+            if pair.isFinished { break }
+            if !actions.isEmpty { continue }
+            guard let lit = try? await source.nextFrame(timeout: settings.frameTimeout) else {
+                try? await flash.off()
+                report(.update(.flash(.off)))
+                return nil
+            }
+            lastTimestamp = lit.timestamp
+            actions = pair.frameArrived(timestamp: lit.timestamp)
+            if actions.contains(.keepFlashFrame) { image = try? pipeline.encode(lit) }
+            actions += pair.tick(now: lit.timestamp)
         }
-        try? await flash.off()
-        report(.update(.flash(.off)))
         return image
     }
 
@@ -198,13 +234,13 @@ public struct CameraCapture: CaptureDevice {
 
     /// The chip key: for a recording, from its MRZ file beside it (the recording's annotation,
     /// `NAME.mrz`); a live camera needs the MRZ reader of the `Vision` module, not built yet.
-    private func chipKey() -> ChipAccessKey? {
-        guard let lines = mrzLines(), let mrz = try? MRZ(lines.joined(separator: "\n")) else { return nil }
+    static func chipKey(_ lines: [String]?) -> ChipAccessKey? {
+        guard let lines, let mrz = try? MRZ(lines.joined()) else { return nil }
         return .mrz(documentNumber: mrz.documentNumber, dateOfBirth: mrz.birthDate, dateOfExpiry: mrz.expiryDate)
     }
 
-    private func mrzLines() -> [String]? {
-        guard let path = recordingPath else { return nil }
+    func mrzLines(recording path: String?) -> [String]? {
+        guard let path else { return nil }
         let base = (path as NSString).deletingPathExtension
         for candidate in [base + ".mrz", path + ".mrz"] {
             if let text = try? String(contentsOfFile: candidate, encoding: .utf8) {

@@ -77,6 +77,8 @@ public actor StationLoop {
 
     /// Where the station is, for `/health` and `STATUS=`.
     public enum Phase: String, Sendable, Hashable {
+        /// Before the devices were first looked at.
+        case booting
         case idle, starting, journey, result, outOfService = "out-of-service", stopped
     }
 
@@ -112,7 +114,7 @@ public actor StationLoop {
     private let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
 
-    private var phase: Phase = .idle
+    private var phase: Phase = .booting
     private var controller: Controller?
     private var journey: Journey?
     private var generation = 0

@@ -1,0 +1,120 @@
+import Camera
+import Flash
+import Foundation
+import Logging
+import MRTD
+import ScanFlow
+import Station
+import Synchronization
+import Testing
+
+/// The camera pipeline on the demo's recordings through the real file camera: the quality
+/// gate waits for the page to come into focus, the chip key comes from the recording's MRZ,
+/// the flash/no-flash pair lights the simulated LED, the preview is small.
+@Suite struct CameraCaptureTests {
+    static let directory: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-recordings-\(UUID().uuidString)").path
+        try! DemoRecordings.write(to: path, mrz: StationHarness.mrz, frames: 12)
+        return path
+    }()
+
+    final class Events: Sendable {
+        let list = Mutex<[CaptureEvent]>([])
+        func add(_ event: CaptureEvent) { list.withLock { $0.append(event) } }
+        var images: [CapturedImage] { list.withLock { $0.compactMap { if case .image(let i, _) = $0 { i } else { nil } } } }
+    }
+
+    func run(_ mode: Scan.Mode, part: Credential.Part, flash: Flash<ContinuousClock>? = nil, preview: PreviewFeed = PreviewFeed()) async throws -> Events {
+        let capture = CameraCapture(
+            settings: .init(name: "file:\(Self.directory)", previewFramesPerSecond: 15, previewWidth: 320),
+            flash: flash, preview: preview, metrics: StationMetrics(), logger: StationHarness.logger)
+        let events = Events()
+        let trigger = CaptureTrigger()
+        let task = Task {
+            await capture.capture(CaptureRequest(mode: mode, part: part, trigger: trigger, useFlash: flash != nil)) { events.add($0) }
+        }
+        for _ in 0..<1000 where events.images.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await task.value
+        return events
+    }
+
+    @Test func theDataPageIsTakenOnceSharpWithTheChipKeyFromItsMRZ() async throws {
+        let preview = PreviewFeed()
+        let frames = preview.frames()
+        let events = try await run(.docFinder, part: .front, preview: preview)
+        let image = try #require(events.images.first)
+        #expect(image.side == .front)
+        #expect(image.chipAccessKey == StationHarness.chipKey)
+        let size = try JPEGCodec().size(of: image.bytes)
+        #expect(size.width == 1280 && size.height == 880)
+        // The page was blurred at first: the gate said "hold still" before it took it.
+        let list = events.list.withLock { $0 }
+        #expect(list.contains { if case .update(.extractionState(.holdStill)) = $0 { true } else { false } })
+        #expect(list.contains { if case .evidence(let c, _) = $0 { c.rawValue == "MRZ" } else { false } })
+        // The preview is display-sized, not the capture.
+        var iterator = frames.makeAsyncIterator()
+        let small = try #require(await iterator.next())
+        #expect(try JPEGCodec().size(of: small).width == 320)
+    }
+
+    @Test func theFlashPairLightsTheSimulatedLEDAndUploadsTheLitImage() async throws {
+        let line = SimulatedLine()
+        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: StationHarness.logger)
+        let events = try await run(.docFinder, part: .front, flash: flash)
+        let list = events.list.withLock { $0 }
+        let on = list.firstIndex { if case .update(.flash(.on)) = $0 { true } else { false } }
+        let off = list.firstIndex { if case .update(.flash(.off)) = $0 { true } else { false } }
+        #expect(on != nil && off != nil && on! < off!)
+        #expect(list.contains { if case .evidence(let c, _) = $0 { c.rawValue == "FRONT_WITH_FLASH" } else { false } })
+        #expect(await flash.isOn == false)
+    }
+
+    @Test func theFaceComesFromTheFaceRecording() async throws {
+        let events = try await run(.faceLiveness, part: .face)
+        let image = try #require(events.images.first)
+        #expect(image.side == .face)
+        #expect(image.chipAccessKey == nil)
+        #expect(try JPEGCodec().size(of: image.bytes).width == 640)
+    }
+
+    @Test func aManualModeWaitsForTheShutter() async throws {
+        let capture = CameraCapture(
+            settings: .init(name: "file:\(Self.directory)"), flash: nil, preview: PreviewFeed(), metrics: StationMetrics(), logger: StationHarness.logger)
+        let events = Events()
+        let trigger = CaptureTrigger()
+        let task = Task {
+            await capture.capture(CaptureRequest(mode: .manual, part: .front, trigger: trigger, useFlash: false)) { events.add($0) }
+        }
+        for _ in 0..<500 where !events.list.withLock({ $0.contains { if case .started = $0 { true } else { false } } }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(events.images.isEmpty)
+        trigger.press()
+        for _ in 0..<500 where events.images.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await task.value
+        #expect(events.images.count == 1)
+    }
+
+    @Test func aRecordingThatEndsIsACameraLost() async throws {
+        let capture = CameraCapture(
+            settings: .init(name: "file:\(Self.directory)/face.mjpeg", loopRecordings: false), flash: nil, preview: PreviewFeed(),
+            metrics: StationMetrics(), logger: StationHarness.logger)
+        let events = Events()
+        // Manual mode never captures: the recording runs out.
+        await capture.capture(CaptureRequest(mode: .faceManual, part: .face, trigger: CaptureTrigger(), useFlash: false)) { events.add($0) }
+        let last = try #require(events.list.withLock { $0.last })
+        guard case .lost = last else { throw TestFailure("expected lost, got \(last)") }
+    }
+
+    @Test func probeReportsAMissingRecording() async {
+        let capture = CameraCapture(
+            settings: .init(name: "file:/nonexistent/recording.mjpeg"), flash: nil, preview: PreviewFeed(), metrics: StationMetrics(),
+            logger: StationHarness.logger)
+        let health = await capture.probe()
+        #expect(!health.ready)
+        #expect(health.detail.contains("/nonexistent/recording.mjpeg"))
+    }
+}
