@@ -9,7 +9,7 @@ struct SimCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sim",
         abstract: "Simulated hardware for demos and tests.",
-        subcommands: [SimCardCommand.self, SimPassportCommand.self]
+        subcommands: [SimCardCommand.self, SimPassportCommand.self, SimRecordingsCommand.self]
     )
 }
 

@@ -19,9 +19,7 @@ struct StationHarness: Sendable {
     }()
 
     /// A passport valid until 2034, in the test issuer's country.
-    static let mrz = MRZ.composeTD3(
-        issuingState: "UTO", primaryIdentifier: "SPECIMEN", secondaryIdentifier: "ALEX", documentNumber: "D23145890",
-        nationality: "UTO", birthDate: "900101", sex: "F", expiryDate: "341231")
+    static let mrz = DemoPassport.mrz
     static var chipKey: ChipAccessKey { .mrz(documentNumber: "D23145890", dateOfBirth: "900101", dateOfExpiry: "341231") }
 
     let loop: StationLoop

@@ -1,0 +1,9 @@
+import MRTD
+
+/// The demo's passport: a specimen valid until 2034 from the test country Utopia, the same
+/// on the virtual chip (`idkiosk sim passport`) and in the file camera's recording.
+public enum DemoPassport {
+    public static let mrz = MRZ.composeTD3(
+        issuingState: "UTO", primaryIdentifier: "SPECIMEN", secondaryIdentifier: "ALEX", documentNumber: "D23145890",
+        nationality: "UTO", birthDate: "900101", sex: "F", expiryDate: "341231")
+}
