@@ -1,13 +1,17 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo build bench pcscd-start pcscd-stop unit
+.PHONY: test demo demo-auto build bench pcscd-start pcscd-stop unit
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
 	scripts/test.sh
 
-## make demo: the station on simulated hardware (virtual reader and card)
+## make demo: the whole station on simulated hardware; prints the display URL
 demo:
 	scripts/demo.sh
+
+## make demo-auto: the same, with a scripted person running one journey to the decision
+demo-auto:
+	scripts/demo.sh --autopilot
 
 build:
 	swift build --build-tests

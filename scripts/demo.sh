@@ -1,58 +1,127 @@
 #!/usr/bin/env bash
-# `make demo`: the station on simulated hardware, as far as it exists today: pcscd
-# with the vsmartcard virtual reader, a virtual card and a virtual passport on it,
-# `idkiosk diag nfc` against them and `idkiosk read-chip` reading and verifying the
-# passport. Stops what it started when it ends (or on Ctrl-C).
+# `make demo`: the whole station on one machine with simulated hardware:
+#   pcscd with vsmartcard's virtual reader and the virtual passport on it (idkiosk sim passport),
+#   the file camera replaying the bundled recordings (idkiosk sim recordings),
+#   the simulated flash, the reference backend (idkiosk-backend) as a second process,
+#   and `idkiosk serve`, whose display URL it prints.
+#
+#   scripts/demo.sh              open the URL in a browser and go through the journey
+#   scripts/demo.sh --autopilot  a scripted person runs the journey by itself and it ends
+#                                with the backend's decision (also: make demo-auto)
+#
+# Options: --port N (display, default 8400), --keep (leave .state/demo for a look afterwards).
+# Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Runs a command with SwiftPM's pkg-config notice filtered out; returns the command's status.
+here=$(pwd)
+
+autopilot=0
+port=8400
+keep=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --autopilot) autopilot=1 ;;
+        --port) port=$2; shift ;;
+        --keep) keep=1 ;;
+        *) echo "demo: unknown option $1" >&2; exit 64 ;;
+    esac
+    shift
+done
+
 run_filtered() {
     "$@" 2>&1 | grep --line-buffered -v "prohibited flag(s): -pthread"
     return "${PIPESTATUS[0]}"
 }
 
 scripts/setup-debian.sh
+echo "==> building idkiosk and idkiosk-backend"
 run_filtered swift build --product idkiosk
-bin=$(swift build --show-bin-path)/idkiosk
+run_filtered swift build --product idkiosk-backend
+bin=$(swift build --show-bin-path)
 
+state=$here/.state/demo
+rm -rf "$state"
+mkdir -p "$state/trust" "$state/recordings"
+chmod 700 "$state"
+
+pids=()
 started_pcscd=0
+cleanup() {
+    trap - EXIT INT TERM
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ "$started_pcscd" -eq 1 ] && scripts/pcscd-vpcd.sh stop >/dev/null 2>&1 || true
+    [ "$keep" -eq 1 ] || rm -rf "$state"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
 if ! scripts/pcscd-vpcd.sh status >/dev/null 2>&1 && ! pgrep -x pcscd >/dev/null; then
     scripts/pcscd-vpcd.sh start
     started_pcscd=1
 else
-    scripts/pcscd-vpcd.sh start --reuse   # a pcscd is running: use it, leave it running
+    scripts/pcscd-vpcd.sh start --reuse
 fi
-card_pid=""
-passport_pid=""
-trust=$(mktemp -d)
-cleanup() {
-    [ -n "$card_pid" ] && kill "$card_pid" 2>/dev/null && wait "$card_pid" 2>/dev/null || true
-    [ -n "$passport_pid" ] && kill "$passport_pid" 2>/dev/null && wait "$passport_pid" 2>/dev/null || true
-    rm -rf "$trust"
-    [ "$started_pcscd" -eq 1 ] && scripts/pcscd-vpcd.sh stop || true
-}
-trap cleanup EXIT INT TERM
 
-"$bin" sim card --slot 0 &
-card_pid=$!
-"$bin" sim passport --slot 1 --trust-out "$trust" &
-passport_pid=$!
-sleep 2  # pcscd polls the virtual reader for the cards
+mrz=$("$bin/idkiosk" sim recordings --out "$state/recordings" --frames 16 >/dev/null && tr -d '\n' < "$state/recordings/document.mrz")
+echo "==> the virtual passport (PACE and BAC) on \"Virtual PCD 00 00\""
+"$bin/idkiosk" sim passport --slot 0 --pace --mrz "$mrz" --trust-out "$state/trust" --log-level warning &
+pids+=($!)
 
-echo
-echo "--- idkiosk diag nfc ---"
-"$bin" diag nfc
-echo
-echo "--- idkiosk diag nfc --json (first reader) ---"
-"$bin" diag nfc --json --reader "Virtual PCD 00 00"
-echo
-echo "--- idkiosk read-chip (the ICAO specimen passport on \"Virtual PCD 00 01\") ---"
-"$bin" read-chip --reader "Virtual PCD 00 01" --trust "$trust" \
-    --mrz "P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10"
+echo "==> the reference backend on 127.0.0.1:8480"
+db=$state/backend.sqlite
+"$bin/idkiosk-backend" clients add --database "$db" --name demo-station --json > "$state/client.json"
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clientSecret"])' "$state/client.json" > "$state/client.secret"
+chmod 600 "$state/client.secret"
+client_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clientId"])' "$state/client.json")
+for _ in $(seq 50); do [ -f "$state/trust/csca.der" ] && break; sleep 0.1; done
+"$bin/idkiosk-backend" serve --database "$db" --port 8480 --csca "$state/trust" > "$state/backend.log" 2>&1 &
+pids+=($!)
 
-if [ -t 0 ]; then
-    echo
-    echo "The virtual card stays on \"Virtual PCD 00 00\" and the passport on \"Virtual PCD 00 01\""
-    echo "until you press Ctrl-C; try \`$bin diag nfc\` or \`$bin read-chip --help\` in another terminal."
-    wait "$card_pid" || true
+cat > "$state/idkiosk.yaml" <<YAML
+station:
+  name: demo
+log:
+  level: notice
+reader:
+  name: "Virtual PCD 00 00"
+camera:
+  name: "file:$state/recordings"
+flash:
+  simulated: true
+journey:
+  start: [touch]
+  workflow: passport-chip-face
+  countries: [UTO]
+  result-s: 10
+backend:
+  url: http://127.0.0.1:8480
+  client-id: "$client_id"
+  client-secret-file: $state/client.secret
+  outbox: $state/outbox.sqlite
+  outbox-key-file: $state/outbox.key
+display:
+  port: $port
+status:
+  port: $((port + 1))
+chip:
+  trust: $state/trust
+YAML
+
+for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/8480) 2>/dev/null && break; sleep 0.1; done
+echo "==> idkiosk serve (configuration: $state/idkiosk.yaml)"
+if [ "$autopilot" -eq 1 ]; then
+    echo "    a scripted person runs one journey; open the display URL to watch it"
+    "$bin/idkiosk" serve --config "$state/idkiosk.yaml" --autopilot 1 --exit-after-autopilot &
+    serve=$!
+    pids+=($serve)
+    status=0
+    wait "$serve" || status=$?
+    exit "$status"
 fi
+"$bin/idkiosk" serve --config "$state/idkiosk.yaml" &
+serve=$!
+pids+=($serve)
+echo "    open the display URL above in a browser (Chromium: chromium --app=http://127.0.0.1:$port/)"
+echo "    Ctrl-C stops the station, the backend, the virtual passport and pcscd"
+wait "$serve"

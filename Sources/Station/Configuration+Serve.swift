@@ -121,7 +121,9 @@ extension Configuration {
             }
             if let v = backend["client-id"] { config.backend.clientID = try r.string(v, at: "backend.client-id", allowed: "up to 128 characters") { $0.count <= 128 } }
             if let v = backend["client-secret-file"] {
-                config.backend.clientSecretFile = try r.string(v, at: "backend.client-secret-file", allowed: "an absolute path") { $0.hasPrefix("/") }
+                config.backend.clientSecretFile = try r.string(v, at: "backend.client-secret-file", allowed: "an absolute path, or \"\" for none") {
+                    $0.isEmpty || $0.hasPrefix("/")
+                }
             }
             if let v = backend["data-center"] { config.backend.dataCenter = try r.choice(v, at: "backend.data-center", ["US", "EU", "SG"])! }
             if let v = backend["workflow-key"] { config.backend.workflowKey = try r.integer(v, at: "backend.workflow-key", in: 1...1_000_000) }
@@ -136,7 +138,9 @@ extension Configuration {
             if let v = display["host"] { config.display.host = try r.string(v, at: "display.host", allowed: "an IP address or host name") { !$0.isEmpty && $0.count <= 253 } }
             if let v = display["port"] { config.display.port = try r.integer(v, at: "display.port", in: 1...65535) }
             if let v = display["token-file"] {
-                config.display.tokenFile = try r.string(v, at: "display.token-file", allowed: "an absolute path") { $0.hasPrefix("/") }
+                config.display.tokenFile = try r.string(v, at: "display.token-file", allowed: "an absolute path, or \"\" for none") {
+                    $0.isEmpty || $0.hasPrefix("/")
+                }
             }
             if let v = display["language"] {
                 config.display.language = try r.string(v, at: "display.language", allowed: "a language code such as en or de") {

@@ -21,9 +21,18 @@ public final class Autopilot: StationDisplay, Sendable {
     let pause: Duration
     let logger: Logger
     private let state: Mutex<State>
-    private let finishedContinuation: AsyncStream<JourneyResult>.Continuation
-    /// The results of the journeys it ran, in order.
-    public let results: AsyncStream<JourneyResult>
+    /// What the autopilot saw of its journeys.
+    public enum Report: Sendable {
+        case finished(JourneyResult)
+        /// The backend's decision (`nil`: not known yet, the outbox delivers later).
+        case decision(reference: String, decision: String?)
+        /// Every journey it was to run has ended and the station idles again.
+        case done
+    }
+
+    private let finishedContinuation: AsyncStream<Report>.Continuation
+    /// What happened to the journeys it ran, in order.
+    public let results: AsyncStream<Report>
     private let inputs: AsyncStream<StationInput>
     private let inputContinuation: AsyncStream<StationInput>.Continuation
 
@@ -35,7 +44,7 @@ public final class Autopilot: StationDisplay, Sendable {
         self.pause = pause
         self.logger = logger
         state = Mutex(State(journeysLeft: journeys))
-        (results, finishedContinuation) = AsyncStream.makeStream(of: JourneyResult.self)
+        (results, finishedContinuation) = AsyncStream.makeStream(of: Report.self)
         (inputs, inputContinuation) = AsyncStream.makeStream(of: StationInput.self)
     }
 
@@ -61,14 +70,20 @@ public final class Autopilot: StationDisplay, Sendable {
 
     public func show(_ screen: StationScreen) async {
         await display.show(screen)
-        if case .idle = screen {
-            let go = state.withLock { state -> Bool in
-                guard state.journeysLeft > 0 else { return false }
+        switch screen {
+        case .idle:
+            let (go, done) = state.withLock { state -> (Bool, Bool) in
+                guard state.journeysLeft > 0 else { return (false, state.startedJourneys > 0) }
                 state.journeysLeft -= 1
                 state.startedJourneys += 1
-                return true
+                return (true, false)
             }
             if go { await send(.startJourney) }
+            if done { finishedContinuation.yield(.done) }
+        case .decision(let reference, let decision):
+            finishedContinuation.yield(.decision(reference: reference, decision: decision))
+        default:
+            break
         }
     }
 
@@ -117,7 +132,7 @@ public final class Autopilot: StationDisplay, Sendable {
             await send(.command(.switchToFallback))
         case .finished(let result):
             logger.notice("autopilot: journey finished", metadata: ["success": "\(result.isSuccess)", "error": "\(result.error?.code ?? "")"])
-            finishedContinuation.yield(result)
+            finishedContinuation.yield(.finished(result))
         default:
             break
         }
