@@ -1,0 +1,125 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The demo's stack as separate processes, as `make demo` runs it: the virtual passport on
+/// vpcd's second slot, the reference backend, the file camera's recordings, and
+/// `idkiosk serve` on free ports. Needs the pcscd that `make test` starts.
+public final class DemoStack: Sendable {
+    public let directory: String
+    public let displayPort: Int
+    public let statusPort: Int
+    public let backendPort: Int
+    public let passport: ChildProcess
+    public let backend: ChildProcess
+    public let serve: ChildProcess
+    public let database: String
+
+    public var displayURL: String { "http://127.0.0.1:\(displayPort)/" }
+    public var statusURL: String { "http://127.0.0.1:\(statusPort)" }
+
+    public struct Options: Sendable {
+        /// The TD3 MRZ (88 characters) of the virtual passport and the recording.
+        public var mrz: String
+        public var autopilot = 0
+        public var autopilotPauseMs = 50
+        public var environment: [String: String] = [:]
+        public var start = "[touch]"
+        public var inactivitySeconds = 60
+        public var resultSeconds = 5
+        /// Where the binaries are; next to the test bundle by default.
+        public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
+
+        public init(mrz: String) { self.mrz = mrz }
+    }
+
+    public init(_ options: Options) async throws {
+        let bin = options.binDirectory
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-demo-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory + "/trust", withIntermediateDirectories: true)
+        let mrz = options.mrz
+        let recordings = runCapturing(bin + "/idkiosk", ["sim", "recordings", "--out", directory + "/recordings", "--frames", "8", "--mrz", mrz])
+        guard recordings.status == 0 else { throw ChildProcessError("sim recordings: \(recordings.stderr)") }
+        passport = try ChildProcess(
+            bin + "/idkiosk", ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--trust-out", directory + "/trust", "--log-level", "warning"],
+            logPath: directory + "/passport.log")
+        database = directory + "/backend.sqlite"
+        let client = runCapturing(bin + "/idkiosk-backend", ["clients", "add", "--database", database, "--name", "e2e", "--json"])
+        guard client.status == 0, let json = try JSONSerialization.jsonObject(with: Data(client.stdout.utf8)) as? [String: String],
+            let id = json["clientId"], let secret = json["clientSecret"]
+        else { throw ChildProcessError("clients add: \(client.stderr)") }
+        try secret.write(toFile: directory + "/client.secret", atomically: true, encoding: .utf8)
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory + "/trust/csca.der") { try await Task.sleep(for: .milliseconds(50)) }
+        backendPort = freeTCPPort()
+        backend = try ChildProcess(
+            bin + "/idkiosk-backend", ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust"],
+            logPath: directory + "/backend.log")
+        displayPort = freeTCPPort()
+        statusPort = freeTCPPort()
+        let configuration = """
+            station:
+              name: e2e
+            log:
+              level: info
+            reader:
+              name: "\(PCSCTestEnvironment.secondSlotReader)"
+            camera:
+              name: "file:\(directory)/recordings"
+            flash:
+              simulated: true
+            journey:
+              start: \(options.start)
+              workflow: passport-chip-face
+              countries: [UTO]
+              result-s: \(options.resultSeconds)
+              inactivity-s: \(options.inactivitySeconds)
+            backend:
+              url: http://127.0.0.1:\(backendPort)
+              client-id: "\(id)"
+              client-secret-file: \(directory)/client.secret
+              outbox: \(directory)/outbox.sqlite
+              outbox-key-file: \(directory)/outbox.key
+            display:
+              port: \(displayPort)
+            status:
+              port: \(statusPort)
+            chip:
+              trust: \(directory)/trust
+            """
+        try configuration.write(toFile: directory + "/idkiosk.yaml", atomically: true, encoding: .utf8)
+        guard await waitForTCPPort(backendPort) else { throw ChildProcessError("backend did not listen: \(backend.output)") }
+        var arguments = ["serve", "--config", directory + "/idkiosk.yaml"]
+        if options.autopilot > 0 {
+            arguments += ["--autopilot", "\(options.autopilot)", "--autopilot-pause-ms", "\(options.autopilotPauseMs)"]
+        }
+        serve = try ChildProcess(bin + "/idkiosk", arguments, extraEnvironment: options.environment, logPath: directory + "/serve.log")
+        guard await waitForTCPPort(displayPort), await waitForTCPPort(statusPort) else {
+            throw ChildProcessError("idkiosk serve did not listen: \(serve.output)")
+        }
+    }
+
+    /// Waits until the daemon's output contains `text`.
+    public func waitForOutput(_ text: String, limit: Duration = .seconds(60)) async throws {
+        let clock = ContinuousClock()
+        let end = clock.now + limit
+        while clock.now < end {
+            if serve.output.contains(text) { return }
+            if !serve.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ChildProcessError("never saw '\(text)'; idkiosk serve wrote:\n\(serve.output.suffix(3000))")
+    }
+
+    public func get(_ path: String) async throws -> (status: Int, body: String) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: statusURL + path)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    public func stop() async {
+        await serve.terminate()
+        await backend.terminate()
+        await passport.terminate()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
