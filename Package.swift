@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "idkiosk-backend", targets: ["idkiosk-backend"]),
         .library(name: "Camera", targets: ["Camera"]),
         .library(name: "Flash", targets: ["Flash"]),
+        .library(name: "Display", targets: ["Display"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -41,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // /metrics: swift-metrics rendered as Prometheus text.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Display: the WebSocket event stream (server) and its test client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C bindings
@@ -176,6 +179,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Display: the local server (events WebSocket, preview, Default UI page).
+        .target(
+            name: "Display",
+            dependencies: [
+                "ScanFlow",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("UI")],
+            swiftSettings: strict
+        ),
+
         // Composition
         .target(
             name: "Station",
@@ -253,6 +272,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(
+            name: "DisplayTests",
+            dependencies: [
+                "Display", "ScanFlow", "KioskTestKit", "Camera",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",

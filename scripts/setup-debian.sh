@@ -12,6 +12,8 @@ packages=(
     pcscd vsmartcard-vpcd
     # docs/events.schema.json and docs/backend-api.yaml are checked with python
     python3 python3-jsonschema python3-pip
+    # the display's browser tests: a real headless Chromium driven over WebDriver
+    chromium chromium-driver
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.

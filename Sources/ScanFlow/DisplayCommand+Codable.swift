@@ -9,7 +9,7 @@ extension DisplayCommand: Codable {
         case version, type, itemId, decision, id, country, document, acquireMode, part, digitalDocument
     }
 
-    /// `{"version": 1, "type": "<case>", ...payload}`; see docs/events.schema.json.
+    /// `{"version": 3, "type": "<case>", ...payload}`; see docs/events.schema.json.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(DisplayMessage.version, forKey: .version)

@@ -1,6 +1,6 @@
 extension DisplayMessage: Codable {
     /// The version of the JSON form; a display refuses messages of a version it does not know.
-    public static let version = 2
+    public static let version = 3
 
     private enum Kind: String, Codable {
         case initialized, credentialStarted, credentialConfigured, configurationNotSupported, credentialFinished
@@ -13,7 +13,7 @@ extension DisplayMessage: Codable {
         case remainingMilliseconds, part, mode, error, logicalError, result, handoff
     }
 
-    /// `{"version": 1, "type": "<case>", ...payload}`; see docs/events.schema.json.
+    /// `{"version": 3, "type": "<case>", ...payload}`; see docs/events.schema.json.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.version, forKey: .version)

@@ -1,0 +1,76 @@
+public import ScanFlow
+
+/// What the station shows on every connected display.
+///
+/// A journey's screens come from `ScanFlow.Controller` (`flow`); the screens between
+/// journeys belong to the station (`station`).
+public enum DisplayEvent: Hashable, Sendable {
+    /// A message of the running journey (the Custom UI contract, docs/events.md).
+    case flow(DisplayMessage)
+    /// A station-level screen that is not part of a journey.
+    case station(StationScreen)
+}
+
+/// Station-level screens that are not part of a journey.
+public enum StationScreen: Hashable, Sendable {
+    /// Waiting for a person; a journey starts by the listed triggers.
+    case idle(startBy: [StartTrigger])
+    /// A device the station needs is missing; the list holds every device's state.
+    case outOfService(devices: [DeviceStatus])
+    /// A journey is being prepared (workflow initiation with the backend).
+    case starting
+}
+
+/// How a journey can start at an idle station.
+public enum StartTrigger: String, Hashable, Sendable, Codable, CaseIterable {
+    /// A document placed on the reader.
+    case card
+    /// A touch on the display (`startJourney`).
+    case touch
+}
+
+/// The state of one station device, as the out-of-service screen lists it.
+public struct DeviceStatus: Hashable, Sendable, Codable {
+    public enum Device: String, Hashable, Sendable, Codable, CaseIterable {
+        case camera
+        case reader
+        case flash
+        case backend
+    }
+
+    public var device: Device
+    public var available: Bool
+    /// What a technician needs to find the fault (e.g. "no reader matches 'ACS*'"); never personal data.
+    public var detail: String?
+
+    public init(_ device: Device, available: Bool, detail: String? = nil) {
+        self.device = device
+        self.available = available
+        self.detail = detail
+    }
+}
+
+/// A command from the display to the station itself, not to a journey.
+public enum StationCommand: String, Hashable, Sendable, CaseIterable {
+    /// The person touched the idle screen to start.
+    case startJourney
+}
+
+/// What a display sent, decoded.
+public enum DisplayInput: Hashable, Sendable {
+    /// A command for the running journey's controller.
+    case flow(DisplayCommand)
+    /// A command for the station.
+    case station(StationCommand)
+}
+
+/// One connected display, for the answer to a command it sent.
+public struct DisplayClientID: Hashable, Sendable, CustomStringConvertible {
+    let rawValue: UInt64
+
+    init(_ rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { "display-\(rawValue)" }
+}

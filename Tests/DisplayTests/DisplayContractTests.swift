@@ -1,0 +1,135 @@
+@testable import Display
+import Foundation
+import ScanFlow
+import Testing
+
+/// The display server's own frames (station, commandRefused, startJourney) in the contract:
+/// checked against docs/events.schema.json by python3 + jsonschema, and every example of
+/// docs/events.md decodes as a frame or an input.
+@Suite struct DisplayContractTests {
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs")
+
+    static let frames: [DisplayFrame] = [
+        .event(.station(.idle(startBy: [.card, .touch]))), .event(.station(.idle(startBy: []))),
+        .event(.station(.outOfService(devices: [DeviceStatus(.camera, available: false, detail: "not found"), DeviceStatus(.reader, available: true)]))),
+        .event(.station(.starting)),
+        .event(.flow(.step(.scanView(.front, .docFinder)))),
+    ] + InputRefusal.Reason.allCases.map { .refused(InputRefusal($0, "explained")) }
+
+    static let inputs: [DisplayInput] = [.station(.startJourney), .flow(.confirm), .flow(.startScanPart(.face))]
+
+    static let invalid: [String] = [
+        #"{"version": 3, "type": "station", "screen": {"name": "idle"}}"#,
+        #"{"version": 3, "type": "station", "screen": {"name": "idle", "startBy": ["voice"]}}"#,
+        #"{"version": 3, "type": "station", "screen": {"name": "outOfService", "devices": [{"device": "printer", "available": false}]}}"#,
+        #"{"version": 2, "type": "station", "screen": {"name": "starting"}}"#,
+        #"{"version": 3, "type": "commandRefused", "reason": "tooLate", "message": "x", "supportedVersion": 3}"#,
+        #"{"version": 3, "type": "startJourney", "credential": "id-1"}"#,
+    ]
+
+    static func encoded<T: Encodable>(_ values: [T]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(values)
+    }
+
+    @Test func framesAndInputsRoundTrip() throws {
+        #expect(try JSONDecoder().decode([DisplayFrame].self, from: Self.encoded(Self.frames)) == Self.frames)
+        #expect(try JSONDecoder().decode([DisplayInput].self, from: Self.encoded(Self.inputs)) == Self.inputs)
+        let station = String(decoding: try Self.encoded([DisplayFrame.event(.station(.idle(startBy: [.touch])))]), as: UTF8.self)
+        #expect(station == #"[{"screen":{"name":"idle","startBy":["touch"]},"type":"station","version":3}]"#)
+    }
+
+    /// The refusal tells an unknown type from a bad payload by ScanFlow's list of command types.
+    @Test func theKnownCommandTypesAreScanFlowsCommands() throws {
+        let commands: [DisplayCommand] = [
+            .userConsented(itemID: "p", decision: true), .startCredential(id: "id-1"),
+            .setConfiguration(country: "AUT", document: Document(.passport)), .setAcquireMode(.camera),
+            .setDigitalConfiguration(country: "DNK", digitalDocument: DigitalDocument(id: "mitid", title: "MitID")),
+            .startScanPart(.front), .takeImage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
+            .handoffConfirmed, .finishScanPart, .finishCredential, .finish, .cancel, .retryAfterError, .userIsPresent,
+        ]
+        let objects = try #require(try JSONSerialization.jsonObject(with: Self.encoded(commands)) as? [[String: Any]])
+        let types = Set(objects.compactMap { $0["type"] as? String })
+        #expect(types == DisplayInput.flowCommandTypes)
+        for command in commands {
+            let json = try JSONEncoder().encode(command)
+            #expect(try DisplayInput(json: json) == .flow(command))
+        }
+    }
+
+    @Test func theDocumentedExamplesDecode() throws {
+        let text = try String(contentsOf: Self.docs.appendingPathComponent("events.md"), encoding: .utf8)
+        let examples = text.components(separatedBy: "```json\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        #expect(examples.count >= 25)
+        var station = 0
+        for example in examples {
+            let data = Data(example.utf8)
+            let frame = try? JSONDecoder().decode(DisplayFrame.self, from: data)
+            let input = try? JSONDecoder().decode(DisplayInput.self, from: data)
+            #expect(frame != nil || input != nil, "docs/events.md example does not decode: \(example)")
+            if case .event(.station) = frame { station += 1 }
+            if case .refused = frame { station += 1 }
+            if case .station = input { station += 1 }
+        }
+        #expect(station == 5)
+    }
+
+    @Test func theSchemaValidatesTheServersFrames() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("display-contract-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frames = directory.appendingPathComponent("frames.json")
+        let inputs = directory.appendingPathComponent("inputs.json")
+        let invalid = directory.appendingPathComponent("invalid.json")
+        try Self.encoded(Self.frames).write(to: frames)
+        try Self.encoded(Self.inputs).write(to: inputs)
+        try JSONSerialization.data(withJSONObject: Self.invalid.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
+            .write(to: invalid)
+        let schema = Self.docs.appendingPathComponent("events.schema.json")
+        let (status, output) = try Self.python(Self.validator, arguments: [schema.path, frames.path, inputs.path, invalid.path])
+        #expect(status == 0, "schema validation failed (exit \(status)):\n\(output)")
+        #expect(output.contains("validated"), "\(output)")
+    }
+
+    static let validator = """
+        import json, sys
+        try:
+            import jsonschema
+        except ImportError:
+            print("python3 has no jsonschema module: install it with `pip install jsonschema`")
+            sys.exit(3)
+        schema = json.load(open(sys.argv[1]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        def validator(definition):
+            return jsonschema.Draft202012Validator(dict(schema, oneOf=[{"$ref": "#/$defs/" + definition}]))
+        problems = []
+        for path, definition in ((sys.argv[2], "message"), (sys.argv[3], "command")):
+            check = validator(definition)
+            for item in json.load(open(path)):
+                for error in check.iter_errors(item):
+                    problems.append(definition + " " + json.dumps(item) + ": " + error.message)
+        whole = jsonschema.Draft202012Validator(schema)
+        for item in json.load(open(sys.argv[4])):
+            if whole.is_valid(item):
+                problems.append("accepted an invalid sample: " + json.dumps(item))
+        print("\\n".join(problems[:20]))
+        if problems:
+            sys.exit(1)
+        print("validated")
+        """
+
+    static func python(_ script: String, arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
