@@ -19,6 +19,16 @@ public enum StationScreen: Hashable, Sendable {
     case outOfService(devices: [DeviceStatus])
     /// A journey is being prepared (workflow initiation with the backend).
     case starting
+    /// During the chip read the document left the reader: "put it back, keep it still"; the
+    /// read resumes by itself. A notice within the journey: not replayed.
+    case documentLifted
+    /// The document is back on the reader and the read goes on. Not replayed.
+    case documentReturned
+    /// The journey that just ended, as the backend decided it: `reference` is the workflow
+    /// execution id a member of staff can look up; `decision` (`PASSED`, `WARNING`,
+    /// `REJECTED`, `NOT_EXECUTED`) is `nil` while the backend has not decided (the outbox
+    /// delivers the journey later).
+    case decision(reference: String, decision: String?)
 }
 
 /// How a journey can start at an idle station.

@@ -63,11 +63,11 @@ extension DisplayFrame: Codable {
 
 extension StationScreen: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, startBy, devices
+        case name, startBy, devices, reference, decision
     }
 
     private enum Name: String, Codable {
-        case idle, outOfService, starting
+        case idle, outOfService, starting, documentLifted, documentReturned, decision
     }
 
     /// `{"name": "idle", "startBy": ["card", "touch"]}`, `{"name": "outOfService", "devices": [...]}`, `{"name": "starting"}`.
@@ -82,6 +82,14 @@ extension StationScreen: Codable {
             try container.encode(devices, forKey: .devices)
         case .starting:
             try container.encode(Name.starting, forKey: .name)
+        case .documentLifted:
+            try container.encode(Name.documentLifted, forKey: .name)
+        case .documentReturned:
+            try container.encode(Name.documentReturned, forKey: .name)
+        case .decision(let reference, let decision):
+            try container.encode(Name.decision, forKey: .name)
+            try container.encode(reference, forKey: .reference)
+            try container.encode(decision, forKey: .decision)
         }
     }
 
@@ -91,6 +99,11 @@ extension StationScreen: Codable {
         case .idle: self = .idle(startBy: try container.decode([StartTrigger].self, forKey: .startBy))
         case .outOfService: self = .outOfService(devices: try container.decode([DeviceStatus].self, forKey: .devices))
         case .starting: self = .starting
+        case .documentLifted: self = .documentLifted
+        case .documentReturned: self = .documentReturned
+        case .decision:
+            self = .decision(
+                reference: try container.decode(String.self, forKey: .reference), decision: try container.decodeIfPresent(String.self, forKey: .decision))
         }
     }
 }

@@ -122,6 +122,8 @@ public actor DisplayHub {
 
     private func remember(_ event: DisplayEvent, text: String) {
         switch event {
+        case .station(.documentLifted), .station(.documentReturned):
+            break  // notices within the journey's chip read: transient
         case .station, .flow(.initialized):
             replay = [Replayed(update: nil, text: text)]
         case .flow(.inactivityWarning), .flow(.logicalError):

@@ -14,6 +14,8 @@ import Testing
         .event(.station(.idle(startBy: [.card, .touch]))), .event(.station(.idle(startBy: []))),
         .event(.station(.outOfService(devices: [DeviceStatus(.camera, available: false, detail: "not found"), DeviceStatus(.reader, available: true)]))),
         .event(.station(.starting)),
+        .event(.station(.documentLifted)), .event(.station(.documentReturned)),
+        .event(.station(.decision(reference: "w-1", decision: "PASSED"))), .event(.station(.decision(reference: "w-2", decision: nil))),
         .event(.flow(.step(.scanView(.front, .docFinder)))),
     ] + InputRefusal.Reason.allCases.map { .refused(InputRefusal($0, "explained")) }
 
@@ -26,6 +28,8 @@ import Testing
         #"{"version": 2, "type": "station", "screen": {"name": "starting"}}"#,
         #"{"version": 3, "type": "commandRefused", "reason": "tooLate", "message": "x", "supportedVersion": 3}"#,
         #"{"version": 3, "type": "startJourney", "credential": "id-1"}"#,
+        #"{"version": 3, "type": "station", "screen": {"name": "decision", "decision": "PASSED"}}"#,
+        #"{"version": 3, "type": "station", "screen": {"name": "decision", "reference": "w-1", "decision": "MAYBE"}}"#,
     ]
 
     static func encoded<T: Encodable>(_ values: [T]) throws -> Data {
@@ -73,7 +77,7 @@ import Testing
             if case .refused = frame { station += 1 }
             if case .station = input { station += 1 }
         }
-        #expect(station == 5)
+        #expect(station == 7)
     }
 
     @Test func theSchemaValidatesTheServersFrames() throws {

@@ -1,0 +1,80 @@
+import Foundation
+import KioskTestKit
+import Station
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `idkiosk serve` as a process, with the demo's stack: systemd's notifications, /health and
+/// /metrics, a whole journey run by the autopilot, and SIGTERM in the middle of a journey.
+@Suite(.serialized, .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)))
+struct ServeIntegrationTests {
+    @Test func readyWatchdogStatusHealthAndMetrics() async throws {
+        let notify = try NotifySocket()
+        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        options.environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"]
+        let stack = try await DemoStack(options)
+        do {
+            let ready = await notify.receive(until: "READY=1")
+            #expect(ready.last?.contains("READY=1") == true, "\(ready)")
+            #expect(ready.last?.contains("STATUS=idle") == true, "\(ready)")
+            let watchdog = await notify.receive(until: "WATCHDOG=1", limit: .seconds(10))
+            #expect(watchdog.last == "WATCHDOG=1")
+            let health = try await stack.get("/health")
+            #expect(health.status == 200, "\(health.body)")
+            let object = try JSONSerialization.jsonObject(with: Data(health.body.utf8)) as? [String: Any]
+            #expect(object?["ready"] as? Bool == true)
+            #expect((object?["devices"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted() == ["camera", "reader"])
+            let metrics = try await stack.get("/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.body.contains("idkiosk_outbox_depth"))
+            let status = await stack.serve.terminate()
+            #expect(status == 0, "\(stack.serve.output.suffix(2000))")
+            let stopping = await notify.receive(until: "STOPPING=1", limit: .seconds(5))
+            #expect(stopping.last?.contains("STOPPING=1") == true)
+        } catch {
+            await stack.stop()
+            throw error
+        }
+        await stack.stop()
+    }
+
+    @Test func theAutopilotsJourneyEndsWithTheBackendsDecision() async throws {
+        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        options.autopilot = 1
+        let stack = try await DemoStack(options)
+        do {
+            try await stack.waitForOutput("autopilot: the journey succeeded", limit: .seconds(120))
+            try await stack.waitForOutput("backend decision for ", limit: .seconds(60))
+            let output = stack.serve.output
+            #expect(output.contains(": PASSED") || output.contains(": WARNING"), "\(output.suffix(3000))")
+            // Nothing personal in the daemon's log: not the name, the document number or a date of the MRZ.
+            for secret in ["SPECIMEN", "D23145890", "900101", "341231"] { #expect(!output.contains(secret), "\(secret) in the log") }
+            let metrics = try await stack.get("/metrics")
+            #expect(metrics.body.contains("idkiosk_journeys_total{outcome=\"success\"} 1"), "\(metrics.body)")
+            #expect(metrics.body.contains("idkiosk_chip_read_apdus"))
+        } catch {
+            await stack.stop()
+            throw error
+        }
+        await stack.stop()
+    }
+
+    @Test func sigtermMidJourneyCancelsWipesAndExitsCleanly() async throws {
+        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        options.autopilot = 1
+        options.autopilotPauseMs = 4000
+        let stack = try await DemoStack(options)
+        do {
+            try await stack.waitForOutput("journey started", limit: .seconds(60))
+            let status = await stack.serve.terminate()
+            #expect(status == 0, "\(stack.serve.output.suffix(2000))")
+            #expect(stack.serve.output.contains("shutting down mid-journey"))
+        } catch {
+            await stack.stop()
+            throw error
+        }
+        await stack.stop()
+    }
+}
