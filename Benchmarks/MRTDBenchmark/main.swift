@@ -63,6 +63,10 @@ let profiles = [
 let dataSet = try PassportDataSet.make(faceSize: 20_000, signSecurityObject: { try issuer.securityObject($0) })
 let key = try dataSet.key()
 var failures = 0
+let faceStart = clock.now
+let faceJPEG = try SyntheticFace.jpeg()
+let faceTime = clock.now - faceStart
+print("synthetic face (480x640): JPEG \(faceJPEG.count) bytes (drawn and encoded in \(ms(faceTime.milliseconds)) ms), JPEG 2000 \(try SyntheticFace.jpeg2000().count) bytes")
 print("rounds: \(rounds); BAC; DG1 + DG2 (face 20000 bytes, file \(dataSet.files[.dg2]?.count ?? 0) bytes) + EF.SOD; medians")
 print("time columns: transport = waiting for the in-memory chip, ours = ChipReader's own code, radio = modelled 424 kbit/s + \(Int(RadioModel.perAPDUMilliseconds)) ms/APDU")
 for profile in profiles {

@@ -3,7 +3,7 @@ public import MRTD
 /// The files of a test passport, built at run time from an MRZ and a face.
 ///
 /// The face is by default ``SyntheticFace``: a real JPEG of a drawn head and shoulders
-/// (480 × 640, about 20 KB). Tests that need a face of an exact size ask for a JFIF-framed
+/// (480 × 640, about 25 KB). Tests that need a face of an exact size ask for a JFIF-framed
 /// payload instead (``jfifPayload(size:seed:)``: SOI, APP0 "JFIF", comment segments of
 /// deterministic bytes, EOI), which has a JPEG's framing and size but no picture.
 public struct PassportDataSet: Sendable {

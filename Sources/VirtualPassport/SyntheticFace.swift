@@ -4,7 +4,7 @@ public import Camera
 /// (background gradient, shoulders, neck, ears, a shaded head oval, hair, eyes with iris and
 /// pupil, eyebrows, nose, mouth) with sensor-like noise, encoded as a real baseline JPEG
 /// with the Camera module's TurboJPEG encoder, at the size of a real DG2 portrait
-/// (480 × 640, about 20 KB).
+/// (480 × 640, about 25 KB).
 public enum SyntheticFace {
     public static let width = 480
     public static let height = 640
