@@ -59,4 +59,37 @@ struct JPEG2000Tests {
         // A scrambled body may still decode to some picture; it must never trap.
         _ = try? JPEG2000.decodeRGB(scrambled)
     }
+
+    /// Seeded mutations of valid JP2 and J2K files (bytes flipped, runs zeroed, truncation):
+    /// each decodes to some picture or throws, never traps.
+    @Test(arguments: [JPEG2000.Format.jp2, .codestream]) func mutatedFilesNeverTrap(format: JPEG2000.Format) throws {
+        let valid = try JPEG2000.encode(Self.picture(width: 48, height: 40), format: format, ratio: 6)
+        var state: UInt64 = format == .jp2 ? 0x2000 : 0x2001
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33) % bound
+        }
+        var decoded = 0, refused = 0
+        for _ in 0..<300 {
+            var bytes = valid
+            switch next(3) {
+            case 0:
+                for _ in 0...next(8) { bytes[next(bytes.count)] ^= UInt8(1 + next(255)) }
+            case 1:
+                let start = next(bytes.count)
+                for i in start..<min(bytes.count, start + 1 + next(16)) { bytes[i] = 0 }
+            default:
+                bytes = Array(bytes.prefix(12 + next(bytes.count - 12)))
+            }
+            do {
+                let image = try JPEG2000.decodeRGB(bytes)
+                #expect(image.pixels.count == image.width * image.height * 3)
+                decoded += 1
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(decoded + refused == 300)
+        #expect(refused > 0)
+    }
 }

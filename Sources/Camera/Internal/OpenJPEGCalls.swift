@@ -91,12 +91,16 @@ enum OpenJPEG {
         opj_stream_set_user_data_length(stream, OPJ_UINT64(length))
     }
 
+    /// `(OPJ_SIZE_T)-1`, the end of the stream or a failure. (OPJ_SIZE_T is `size_t`, which
+    /// Swift imports as `Int`: its `max` would be read as a huge byte count.)
+    static let endOfStream = ~OPJ_SIZE_T(0)
+
     private static func setReadFunction(_ stream: Stream) {
         opj_stream_set_read_function(stream) { buffer, count, user in
-            guard let buffer, let user else { return OPJ_SIZE_T.max }
+            guard let buffer, let user else { return OpenJPEG.endOfStream }
             let memory = Unmanaged<OpenJPEGMemory>.fromOpaque(user).takeUnretainedValue()
             let available = memory.bytes.count - memory.offset
-            guard available > 0 else { return OPJ_SIZE_T.max }  // (OPJ_SIZE_T)-1: the end
+            guard available > 0 else { return OpenJPEG.endOfStream }
             let n = min(Int(count), available)
             memory.bytes.withUnsafeBytes { source in
                 buffer.copyMemory(from: source.baseAddress! + memory.offset, byteCount: n)
@@ -108,7 +112,7 @@ enum OpenJPEG {
 
     private static func setWriteFunction(_ stream: Stream) {
         opj_stream_set_write_function(stream) { buffer, count, user in
-            guard let buffer, let user else { return OPJ_SIZE_T.max }
+            guard let buffer, let user else { return OpenJPEG.endOfStream }
             let memory = Unmanaged<OpenJPEGMemory>.fromOpaque(user).takeUnretainedValue()
             let chunk = UnsafeRawBufferPointer(start: buffer, count: Int(count))
             let end = memory.offset + chunk.count
@@ -158,6 +162,11 @@ enum OpenJPEG {
 
     static func decode(_ codec: Codec, _ stream: Stream, _ image: UnsafeMutablePointer<opj_image_t>) -> SysResult<Void> {
         guard opj_decode(codec, stream, image) != 0 else { return .failure(failure("opj_decode", "the JPEG 2000 data does not decode")) }
+        return .success(())
+    }
+
+    static func endDecompress(_ codec: Codec, _ stream: Stream) -> SysResult<Void> {
+        guard opj_end_decompress(codec, stream) != 0 else { return .failure(failure("opj_end_decompress", "the JPEG 2000 data ends early")) }
         return .success(())
     }
 

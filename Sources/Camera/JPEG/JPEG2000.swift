@@ -57,9 +57,8 @@ public enum JPEG2000 {
         guard count == 1 || count == 3 || count == 4 else {
             throw CameraError(kind: .unsupportedFormat, message: "JPEG 2000 image with \(count) components")
         }
-        // opj_end_decompress is not called: it only reads the boxes after the codestream, and
-        // OpenJPEG 2.5.0 trips an assertion there on JP2 files from its own encoder.
         try OpenJPEG.decode(codec, stream, image).get()
+        try OpenJPEG.endDecompress(codec, stream).get()
         return try rgb(image.pointee, width: width, height: height)
     }
 
