@@ -56,6 +56,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // libv4lconvert: only the camera benchmark's baseline links it.
         .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
@@ -90,7 +91,7 @@ let package = Package(
 
         .target(
             name: "Camera",
-            dependencies: ["CV4L2", "CTurboJPEG", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CV4L2", "CTurboJPEG", "COpenJPEG", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -101,7 +102,7 @@ let package = Package(
 
         .target(
             name: "VirtualPassport",
-            dependencies: ["APDU", "MRTD", "VirtualCard"],
+            dependencies: ["APDU", "MRTD", "VirtualCard", "Camera"],
             swiftSettings: strict
         ),
 
@@ -296,7 +297,7 @@ let package = Package(
         .testTarget(
             name: "VirtualPassportTests",
             dependencies: [
-                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU",
+                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU", "Camera",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # build
-    pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libgpiod-dev libsqlite3-dev
+    pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
     # the camera benchmark's baseline (libv4lconvert)
     libv4l-dev
     # the real PC/SC stack the tests and the demo use

@@ -592,3 +592,222 @@ done:
     EC_GROUP_free(group);
     return ok;
 }
+
+// ---- PACE Integrated Mapping over ECDH, and finite-field Diffie-Hellman --------------------
+
+/// p, q and g of an RFC 5114 group (1 on success, -1 for an unknown parameter ID).
+static int COpenSSL_dh_group(int param_id, BIGNUM **p, BIGNUM **q, BIGNUM **g);
+
+int COpenSSL_group_field_bits(int param_id) {
+    if (param_id >= 0 && param_id <= 2) {
+        BIGNUM *p = NULL, *q = NULL, *g = NULL;
+        int bits = COpenSSL_dh_group(param_id, &p, &q, &g) == 1 ? BN_num_bits(p) : -1;
+        BN_free(p); BN_free(q); BN_free(g);
+        return bits;
+    }
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    int bits = EC_GROUP_get_degree(group);
+    EC_GROUP_free(group);
+    return bits;
+}
+
+int COpenSSL_ec_map_integrated(int param_id, const uint8_t *x, size_t x_len, uint8_t *out, size_t *out_len) {
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    int ok = 0;
+    BN_CTX *ctx = BN_CTX_new();
+    EC_POINT *point = EC_POINT_new(group);
+    BIGNUM *p = NULL, *a = NULL, *b = NULL, *t = NULL, *alpha = NULL, *s = NULL, *x2 = NULL, *x3 = NULL, *h2 = NULL, *u = NULL, *e = NULL, *A = NULL, *tmp = NULL, *y = NULL;
+    if (ctx == NULL || point == NULL) goto done;
+    BN_CTX_start(ctx);
+    p = BN_CTX_get(ctx); a = BN_CTX_get(ctx); b = BN_CTX_get(ctx); t = BN_CTX_get(ctx); alpha = BN_CTX_get(ctx);
+    s = BN_CTX_get(ctx); x2 = BN_CTX_get(ctx); x3 = BN_CTX_get(ctx); h2 = BN_CTX_get(ctx); u = BN_CTX_get(ctx);
+    e = BN_CTX_get(ctx); A = BN_CTX_get(ctx); tmp = BN_CTX_get(ctx); y = BN_CTX_get(ctx);
+    if (y == NULL || EC_GROUP_get_curve(group, p, a, b, ctx) != 1) goto end;
+    // The encoding (Doc 9303 Part 11 App. B.2) takes square roots as powers: p = 3 mod 4 only.
+    if (!BN_is_bit_set(p, 0) || !BN_is_bit_set(p, 1)) { ok = -1; goto end; }
+    if (BN_bin2bn(x, (int)x_len, t) == NULL || BN_nnmod(t, t, p, ctx) != 1 || BN_is_zero(t)) goto end;
+    // alpha = -t^2; s = alpha + alpha^2
+    if (BN_mod_sqr(alpha, t, p, ctx) != 1 || BN_mod_sub(alpha, p, alpha, p, ctx) != 1) goto end;
+    if (BN_mod_sqr(s, alpha, p, ctx) != 1 || BN_mod_add(s, s, alpha, p, ctx) != 1 || BN_is_zero(s)) goto end;
+    // X2 = -b (1 + s) / (a s)
+    if (BN_mod_mul(tmp, a, s, p, ctx) != 1 || BN_mod_inverse(tmp, tmp, p, ctx) == NULL) goto end;
+    if (BN_add_word(s, 1) != 1 || BN_mod_mul(x2, s, tmp, p, ctx) != 1 || BN_mod_mul(x2, x2, b, p, ctx) != 1) goto end;
+    if (BN_mod_sub(x2, p, x2, p, ctx) != 1) goto end;
+    // X3 = alpha X2; h2 = X2^3 + a X2 + b; U = t^3 h2
+    if (BN_mod_mul(x3, alpha, x2, p, ctx) != 1) goto end;
+    if (BN_mod_sqr(h2, x2, p, ctx) != 1 || BN_mod_add(h2, h2, a, p, ctx) != 1 || BN_mod_mul(h2, h2, x2, p, ctx) != 1 || BN_mod_add(h2, h2, b, p, ctx) != 1) goto end;
+    if (BN_mod_sqr(u, t, p, ctx) != 1 || BN_mod_mul(u, u, t, p, ctx) != 1 || BN_mod_mul(u, u, h2, p, ctx) != 1) goto end;
+    // A = h2^(p - 1 - (p + 1) / 4)
+    if (BN_copy(e, p) == NULL || BN_add_word(e, 1) != 1 || BN_rshift(e, e, 2) != 1) goto end;
+    if (BN_sub(e, p, e) != 1 || BN_sub_word(e, 1) != 1 || BN_mod_exp(A, h2, e, p, ctx) != 1) goto end;
+    // A^2 h2 = 1: (X2, A h2), else (X3, A U)
+    if (BN_mod_sqr(tmp, A, p, ctx) != 1 || BN_mod_mul(tmp, tmp, h2, p, ctx) != 1) goto end;
+    const BIGNUM *px = x3;
+    if (BN_is_one(tmp)) {
+        if (BN_mod_mul(y, A, h2, p, ctx) != 1) goto end;
+        px = x2;
+    } else if (BN_mod_mul(y, A, u, p, ctx) != 1) goto end;
+    if (EC_POINT_set_affine_coordinates(group, point, px, y, ctx) != 1) goto end;
+    const BIGNUM *cofactor = EC_GROUP_get0_cofactor(group);
+    if (cofactor != NULL && !BN_is_one(cofactor) && EC_POINT_mul(group, point, NULL, point, cofactor, ctx) != 1) goto end;
+    ok = COpenSSL_ec_write(group, point, out, out_len, ctx);
+end:
+    BN_CTX_end(ctx);
+done:
+    EC_POINT_free(point);
+    BN_CTX_free(ctx);
+    EC_GROUP_free(group);
+    return ok;
+}
+
+static int COpenSSL_dh_group(int param_id, BIGNUM **p, BIGNUM **q, BIGNUM **g) {
+    // BSI TR-03110 Part 3 Table 4: the RFC 5114 groups, by their OpenSSL names.
+    const char *name;
+    switch (param_id) {
+    case 0: name = "dh_1024_160"; break;
+    case 1: name = "dh_2048_224"; break;
+    case 2: name = "dh_2048_256"; break;
+    default: return -1;
+    }
+    int ok = 0;
+    EVP_PKEY *pkey = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "DHX", NULL);
+    OSSL_PARAM params[] = { OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)name, 0), OSSL_PARAM_END };
+    if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) != 1 || EVP_PKEY_CTX_set_params(ctx, params) != 1) goto done;
+    if (EVP_PKEY_paramgen(ctx, &pkey) != 1) goto done;
+    if (EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_FFC_P, p) != 1 || EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_FFC_Q, q) != 1
+        || EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_FFC_G, g) != 1) goto done;
+    ok = 1;
+done:
+    EVP_PKEY_free(pkey);
+    EVP_PKEY_CTX_free(ctx);
+    return ok;
+}
+
+/// An RFC 5114 group with a BN_CTX, for the DH operations below.
+typedef struct {
+    BIGNUM *p, *q, *g;
+    BN_CTX *ctx;
+} COpenSSL_dh_context;
+
+/// Loads the group of `param_id`: 1, 0 on failure, -1 for an unknown ID. Close it in any case.
+static int COpenSSL_dh_open(int param_id, COpenSSL_dh_context *dh) {
+    memset(dh, 0, sizeof *dh);
+    int status = COpenSSL_dh_group(param_id, &dh->p, &dh->q, &dh->g);
+    if (status != 1) return status;
+    dh->ctx = BN_CTX_new();
+    return dh->ctx != NULL;
+}
+
+static void COpenSSL_dh_close(COpenSSL_dh_context *dh) {
+    BN_CTX_free(dh->ctx);
+    BN_free(dh->p);
+    BN_free(dh->q);
+    BN_free(dh->g);
+}
+
+/// Writes `value` padded to the length of `p`.
+static int COpenSSL_dh_write(const BIGNUM *value, const BIGNUM *p, uint8_t *out, size_t out_cap, size_t *out_len) {
+    int len = BN_num_bytes(p);
+    if ((size_t)len > out_cap) return -1;
+    if (BN_bn2binpad(value, out, len) != len) return 0;
+    *out_len = (size_t)len;
+    return 1;
+}
+
+/// 1 when `y` is an element of the order-q subgroup other than 1: 1 < y < p - 1 and y^q = 1.
+static int COpenSSL_dh_check(const BIGNUM *y, const COpenSSL_dh_context *dh) {
+    BIGNUM *r = BN_new();
+    BIGNUM *limit = BN_dup(dh->p);
+    int ok = r != NULL && limit != NULL && BN_sub_word(limit, 1) == 1 && BN_cmp(y, BN_value_one()) > 0 && BN_cmp(y, limit) < 0
+        && BN_mod_exp(r, y, dh->q, dh->p, dh->ctx) == 1 && BN_is_one(r);
+    BN_free(limit);
+    BN_free(r);
+    return ok;
+}
+
+int COpenSSL_dh_exp(int param_id, const uint8_t *base, size_t base_len, const uint8_t *exponent, size_t exponent_len,
+                    uint8_t *out, size_t out_cap, size_t *out_len) {
+    COpenSSL_dh_context dh;
+    int ok = COpenSSL_dh_open(param_id, &dh);
+    BIGNUM *b = base != NULL ? BN_bin2bn(base, (int)base_len, NULL) : BN_dup(dh.g);
+    BIGNUM *k = BN_bin2bn(exponent, (int)exponent_len, NULL);
+    BIGNUM *r = BN_new();
+    if (ok != 1) goto done;
+    ok = 0;
+    if (b == NULL || k == NULL || r == NULL) goto done;
+    if (base != NULL && !COpenSSL_dh_check(b, &dh)) { ok = -1; goto done; }
+    if (BN_mod_exp(r, b, k, dh.p, dh.ctx) != 1 || BN_is_one(r)) goto done;
+    ok = COpenSSL_dh_write(r, dh.p, out, out_cap, out_len);
+done:
+    BN_clear_free(r);
+    BN_clear_free(k);
+    BN_free(b);
+    COpenSSL_dh_close(&dh);
+    return ok;
+}
+
+int COpenSSL_dh_map_generic(int param_id, const uint8_t *s, size_t s_len, const uint8_t *h, size_t h_len,
+                            uint8_t *out, size_t out_cap, size_t *out_len) {
+    COpenSSL_dh_context dh;
+    int ok = COpenSSL_dh_open(param_id, &dh);
+    BIGNUM *k = BN_bin2bn(s, (int)s_len, NULL);
+    BIGNUM *hb = BN_bin2bn(h, (int)h_len, NULL);
+    BIGNUM *r = BN_new();
+    if (ok != 1) goto done;
+    ok = 0;
+    if (k == NULL || hb == NULL || r == NULL) goto done;
+    if (!COpenSSL_dh_check(hb, &dh)) { ok = -1; goto done; }
+    // g' = g^s * h mod p
+    if (BN_mod_exp(r, dh.g, k, dh.p, dh.ctx) != 1 || BN_mod_mul(r, r, hb, dh.p, dh.ctx) != 1 || BN_is_one(r)) goto done;
+    ok = COpenSSL_dh_write(r, dh.p, out, out_cap, out_len);
+done:
+    BN_clear_free(r);
+    BN_clear_free(hb);
+    BN_clear_free(k);
+    COpenSSL_dh_close(&dh);
+    return ok;
+}
+
+int COpenSSL_dh_map_integrated(int param_id, const uint8_t *x, size_t x_len, uint8_t *out, size_t out_cap, size_t *out_len) {
+    COpenSSL_dh_context dh;
+    int ok = COpenSSL_dh_open(param_id, &dh);
+    BIGNUM *xb = BN_bin2bn(x, (int)x_len, NULL);
+    BIGNUM *e = BN_new();
+    BIGNUM *r = BN_new();
+    if (ok != 1) goto done;
+    ok = 0;
+    if (xb == NULL || e == NULL || r == NULL) goto done;
+    // g' = (x mod p)^((p - 1) / q) mod p, never 1
+    if (BN_copy(e, dh.p) == NULL || BN_sub_word(e, 1) != 1 || BN_div(e, NULL, e, dh.q, dh.ctx) != 1) goto done;
+    if (BN_nnmod(xb, xb, dh.p, dh.ctx) != 1 || BN_mod_exp(r, xb, e, dh.p, dh.ctx) != 1 || BN_is_one(r) || BN_is_zero(r)) goto done;
+    ok = COpenSSL_dh_write(r, dh.p, out, out_cap, out_len);
+done:
+    BN_clear_free(r);
+    BN_free(e);
+    BN_clear_free(xb);
+    COpenSSL_dh_close(&dh);
+    return ok;
+}
+
+int COpenSSL_dh_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len) {
+    COpenSSL_dh_context dh;
+    int ok = COpenSSL_dh_open(param_id, &dh);
+    BIGNUM *k = BN_new();
+    if (ok != 1) goto done;
+    ok = 0;
+    int len = BN_num_bytes(dh.q);
+    if (k == NULL || (size_t)len > out_cap) goto done;
+    do {
+        if (BN_priv_rand_range(k, dh.q) != 1) goto done;
+    } while (BN_is_zero(k));
+    if (BN_bn2binpad(k, out, len) != len) goto done;
+    *out_len = (size_t)len;
+    ok = 1;
+done:
+    BN_clear_free(k);
+    COpenSSL_dh_close(&dh);
+    return ok;
+}

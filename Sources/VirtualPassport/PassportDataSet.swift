@@ -1,10 +1,11 @@
 public import MRTD
 
-/// The files of a test passport, built at run time from an MRZ and a face payload.
+/// The files of a test passport, built at run time from an MRZ and a face.
 ///
-/// The face is a JFIF marker stream (SOI, APP0 "JFIF", comment segments of deterministic
-/// bytes, EOI) of the requested size: it has a JPEG's framing and size, but no encoded
-/// picture, because no JPEG encoder is a dependency of this package.
+/// The face is by default ``SyntheticFace``: a real JPEG of a drawn head and shoulders
+/// (480 × 640, about 25 KB). Tests that need a face of an exact size ask for a JFIF-framed
+/// payload instead (``jfifPayload(size:seed:)``: SOI, APP0 "JFIF", comment segments of
+/// deterministic bytes, EOI), which has a JPEG's framing and size but no picture.
 public struct PassportDataSet: Sendable {
     /// The MRZ, two TD3 lines concatenated.
     public var mrz: String
@@ -50,23 +51,39 @@ public struct PassportDataSet: Sendable {
         return out + [0xFF, 0xD9]
     }
 
-    /// The files of a document: EF.COM, DG1, DG2 (a face of `faceSize` bytes), DG14 and
-    /// DG15 when given, and EF.SOD from `signSecurityObject` over their hashes.
+    /// The files of a document: EF.COM, DG1, DG2 (the synthetic face JPEG, or a payload of
+    /// `faceSize` bytes), DG14 and DG15 when given, and EF.SOD from `signSecurityObject` over
+    /// their hashes.
     /// - Parameters:
     ///   - mrz: the two TD3 lines, concatenated.
-    ///   - faceSize: the size of the face payload.
+    ///   - faceSize: `nil` for the real JPEG of ``SyntheticFace``, or the exact size of a
+    ///     JFIF-framed payload.
+    ///   - faceEncoding: JPEG or JPEG 2000 (the synthetic face encoded as JP2 with OpenJPEG;
+    ///     with `faceSize`, a JP2 signature followed by filler).
+    ///   - faceFormat: the biometric record of DG2: ISO/IEC 19794-5 or ISO/IEC 39794-5.
     ///   - dataGroup14: DG14 contents, or `nil`.
     ///   - dataGroup15: DG15 contents, or `nil`.
     ///   - hashAlgorithm: the hash algorithm of EF.SOD.
     ///   - signSecurityObject: wraps the LDSSecurityObject DER into EF.SOD (CMS SignedData inside tag 77).
     public static func make(
-        mrz: String = specimenMRZ, faceSize: Int = 20_000, dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
+        mrz: String = specimenMRZ, faceSize: Int? = nil, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794, dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
         hashAlgorithm: HashAlgorithm = .sha256, signSecurityObject: ([UInt8]) throws -> [UInt8]
     ) throws -> PassportDataSet {
         var files: [LDSFile: [UInt8]] = [
             .dg1: LDSEncoder.dataGroup1(mrz: mrz),
-            .dg2: LDSEncoder.dataGroup2(image: jfifPayload(size: faceSize), width: 480, height: 600),
         ]
+        if let faceSize {
+            var payload = jfifPayload(size: faceSize)
+            if faceEncoding == .jpeg2000 {
+                // The JP2 signature box, then filler: the framing of JPEG 2000, no picture.
+                payload.replaceSubrange(0..<12, with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
+            }
+            files[.dg2] = LDSEncoder.dataGroup2(image: payload, encoding: faceEncoding, width: 480, height: 600, format: faceFormat)
+        } else {
+            let image = faceEncoding == .jpeg ? try SyntheticFace.jpeg() : try SyntheticFace.jpeg2000()
+            files[.dg2] = LDSEncoder.dataGroup2(
+                image: image, encoding: faceEncoding, width: SyntheticFace.width, height: SyntheticFace.height, format: faceFormat)
+        }
         if let dataGroup14 { files[.dg14] = dataGroup14 }
         if let dataGroup15 { files[.dg15] = dataGroup15 }
         var hashes: [Int: [UInt8]] = [:]

@@ -1,5 +1,6 @@
 import APDU
 import ArgumentParser
+import Camera
 import Foundation
 import Glibc
 import Logging
@@ -42,7 +43,7 @@ struct ReadChipCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Directory of CSCA certificates, CRLs and master lists for Passive Authentication.")
     var trust: String?
 
-    @Option(name: .long, help: "Write the face image from DG2 to this file.")
+    @Option(name: .long, help: "Write the face image from DG2 to this file, as JPEG (a JPEG 2000 face is converted).")
     var photo: String?
 
     @Flag(name: .long, help: "Also print the holder's data (name, dates, numbers) on standard output.")
@@ -223,12 +224,25 @@ struct ReadChipCommand: AsyncParsableCommand {
             guard let face = try? contents.dataGroup2()?.faces.first else {
                 throw CommandFailure(.deviceError, "the chip has no readable face image (DG2)")
             }
+            // A JPEG 2000 face (as some states store it) becomes JPEG for display and upload.
+            let jpeg: [UInt8]
+            var converted = ""
+            switch face.encoding {
+            case .jpeg: jpeg = face.imageData
+            case .jpeg2000:
+                do {
+                    jpeg = try JPEG2000.toJPEG(face.imageData)
+                    converted = ", converted from JPEG 2000"
+                } catch {
+                    throw CommandFailure(.deviceError, "the JPEG 2000 face image does not decode: \(error.message)")
+                }
+            }
             do {
-                try Data(face.imageData).write(to: URL(fileURLWithPath: photo), options: [.atomic])
+                try Data(jpeg).write(to: URL(fileURLWithPath: photo), options: [.atomic])
             } catch {
                 throw CommandFailure(.badInput, "cannot write \(photo): \(error.localizedDescription)")
             }
-            photoNote = "\(photo) (\(face.encoding.rawValue), \(face.width)x\(face.height), \(face.imageData.count) bytes)"
+            photoNote = "\(photo) (JPEG\(converted), \(face.width)x\(face.height), \(jpeg.count) bytes)"
         }
         var holder: Report.Holder?
         if showData, let mrz = try? contents.dataGroup1()?.mrz {

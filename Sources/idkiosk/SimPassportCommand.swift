@@ -27,8 +27,14 @@ struct SimPassportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Offer PACE in EF.CardAccess (otherwise BAC only).")
     var pace = false
 
-    @Option(name: .long, help: "Size of the face payload in DG2, in bytes.")
-    var faceSize = 20_000
+    @Option(name: .long, help: "Size of a filler face payload in DG2, in bytes (default: a drawn face, a real JPEG of about 20 KB).")
+    var faceSize: Int?
+
+    @Flag(name: .long, help: "Store the face as JPEG 2000 (JP2) instead of JPEG.")
+    var jpeg2000 = false
+
+    @Flag(name: .long, help: "Store the face as an ISO/IEC 39794-5 record instead of ISO/IEC 19794-5.")
+    var iso39794 = false
 
     @Option(name: .long, help: "Write the test CSCA certificate (csca.der) into this directory.")
     var trustOut: String?
@@ -38,7 +44,7 @@ struct SimPassportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...15).contains(slot) else { throw ValidationError("--slot must be between 0 and 15") }
-        guard (1_000...200_000).contains(faceSize) else { throw ValidationError("--face-size must be 1000 to 200000") }
+        if let faceSize, !(1_000...200_000).contains(faceSize) { throw ValidationError("--face-size must be 1000 to 200000") }
         if let seconds, seconds < 1 { throw ValidationError("--seconds must be at least 1") }
     }
 
@@ -58,7 +64,9 @@ struct SimPassportCommand: AsyncParsableCommand {
             let issuer: TestIssuer
             do {
                 issuer = try TestIssuer(signerValidity: (now - year)...(now + year))
-                let data = try PassportDataSet.make(mrz: text, faceSize: faceSize) { try issuer.securityObject($0) }
+                let data = try PassportDataSet.make(
+                    mrz: text, faceSize: faceSize, faceEncoding: jpeg2000 ? .jpeg2000 : .jpeg, faceFormat: iso39794 ? .iso39794 : .iso19794
+                ) { try issuer.securityObject($0) }
                 passport = VirtualPassport(key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess() : nil)
             } catch {
                 throw CommandFailure(.internalError, "cannot make the test passport: \(error)")

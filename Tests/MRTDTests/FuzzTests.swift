@@ -86,6 +86,8 @@ import Testing
             ("DG1", LDSEncoder.dataGroup1(mrz: LDSTests.td3Line), { bytes throws(LDSError) in _ = try DataGroup1(bytes) }),
             ("DG2", LDSEncoder.dataGroup2(image: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 9, count: 40), width: 2, height: 3),
              { bytes throws(LDSError) in _ = try DataGroup2(bytes) }),
+            ("DG2 39794", LDSEncoder.dataGroup2(image: [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 9, count: 40), width: 2, height: 3, format: .iso39794),
+             { bytes throws(LDSError) in _ = try DataGroup2(bytes) }),
             ("DG7", DER.tlv(0x67, DER.tlv(0x02, [1]) + DER.tlv(0x5F43, [0xFF, 0xD8])), { bytes throws(LDSError) in _ = try DataGroup7(bytes) }),
             ("DG11", DER.tlv(0x6B, DER.tlv(0x5F0E, [0x41]) + DER.tlv(0x5F2B, Array("19740812".utf8))),
              { bytes throws(LDSError) in _ = try DataGroup11(bytes) }),

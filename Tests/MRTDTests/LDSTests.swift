@@ -65,10 +65,39 @@ import Testing
         #expect(error.offset == record.valueRange.lowerBound + 14)
     }
 
-    @Test func dataGroup2InISO39794IsNotSupportedYet() throws {
-        let bytes = DER.tlv(0x75, DER.tlv(0x7F61, DER.tlv(0x02, [1]) + DER.tlv(0x7F60, DER.tlv(0x7F2E, [0xA1, 0x00]))))
-        let error = try #require(#expect(throws: LDSError.self) { try DataGroup2(bytes) })
-        #expect(error.reason.contains("39794-5"))
+    @Test(arguments: [FaceImage.Encoding.jpeg, .jpeg2000]) func dataGroup2InISO39794(encoding: FaceImage.Encoding) throws {
+        let image: [UInt8] = (encoding == .jpeg ? [0xFF, 0xD8, 0xFF, 0xE0] : [0xFF, 0x4F, 0xFF, 0x51]) + (0..<5000).map { UInt8($0 % 253) }
+        let bytes = LDSEncoder.dataGroup2(image: image, encoding: encoding, width: 480, height: 640, format: .iso39794)
+        // The data block is DER under 7F2E: [APPLICATION 5] { version [0], representations [1] }.
+        let block = try #require(TLV.parse(bytes).child(0x7F61)?.child(0x7F60)?.child(0x7F2E))
+        #expect(block.children.first?.tag == 0x65)
+        let face = try #require(try DataGroup2(bytes).faces.first)
+        #expect(face.recordFormat == .iso39794)
+        #expect(face.imageData == image)
+        #expect(face.encoding == encoding && face.hasExpectedSignature)
+        #expect(face.width == 480 && face.height == 640)
+        #expect(face.colorSpace == 2)  // rgb24Bit
+        #expect(String(describing: face).contains("39794"))
+    }
+
+    @Test func dataGroup2InISO39794WithoutImageOrWithAnotherFormatIsRefused() throws {
+        func dg2(_ dataBlock: [UInt8]) -> [UInt8] {
+            DER.tlv(0x75, DER.tlv(0x7F61, DER.tlv(0x02, [1]) + DER.tlv(0x7F60, DER.tlv(0x7F2E, dataBlock))))
+        }
+        let version = DER.tlv(0xA0, DER.tlv(0x80, [1]) + DER.tlv(0x81, [0x07, 0xE3]))
+        func representation(format: UInt8, data: Bool) -> [UInt8] {
+            let information = DER.tlv(0xA1, DER.tlv(0xA0, DER.tlv(0x80, [format])))
+            let twoD = DER.tlv(0xA0, (data ? DER.tlv(0x80, [0xFF, 0xD8, 0xFF]) : []) + information)
+            return DER.tlv(0x65, version + DER.tlv(0xA1, DER.sequence(DER.tlv(0x80, [1]), DER.tlv(0xA1, DER.tlv(0xA0, twoD)))))
+        }
+        #expect(try DataGroup2(dg2(representation(format: 2, data: true))).faces.count == 1)
+        let missing = try #require(#expect(throws: LDSError.self) { try DataGroup2(dg2(representation(format: 2, data: false))) })
+        #expect(missing.reason.contains("representation data"))
+        let png = try #require(#expect(throws: LDSError.self) { try DataGroup2(dg2(representation(format: 5, data: true))) })
+        #expect(png.reason.contains("image data format 5"))
+        let empty = try #require(#expect(throws: LDSError.self) { try DataGroup2(dg2(DER.tlv(0x65, version + DER.tlv(0xA1, [])))) })
+        #expect(empty.reason.contains("without representations"))
+        #expect(throws: LDSError.self) { try DataGroup2(dg2([0xA1, 0x00])) }
     }
 
     @Test func dataGroup7And11And12() throws {

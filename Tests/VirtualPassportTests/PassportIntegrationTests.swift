@@ -63,6 +63,34 @@ struct PassportIntegrationTests {
         await connection.disconnect()
     }
 
+    /// Every new PACE mapping through the real stack: Integrated Mapping over ECDH, Generic
+    /// Mapping over DH on a 2048-bit group (GENERAL AUTHENTICATE in extended length), and
+    /// Integrated Mapping over DH; CAN for one of them.
+    @Test(arguments: [
+        ("0.4.0.127.0.7.2.2.4.4.2", 13, false), ("0.4.0.127.0.7.2.2.4.1.2", 2, false), ("0.4.0.127.0.7.2.2.4.3.2", 0, true),
+    ])
+    func paceMappingsThroughPCSC(protocolID: String, parameterID: Int, useCAN: Bool) async throws {
+        let document = try Self.document(faceSize: 6000)
+        let cardAccessNumber = try CardAccessNumber("123456")
+        let passport = VirtualPassport(
+            key: try document.dataSet.key(), files: document.dataSet.files,
+            cardAccess: PassportDataSet.paceCardAccess(protocol: OID(stringLiteral: protocolID), parameterID: parameterID),
+            cardAccessNumber: cardAccessNumber)
+        let card = PCSCTestEnvironment.card(passport, port: Self.port)
+        try await insert(card)
+        defer { card.remove() }
+        let connection = try await connectWhenPresent()
+        let chipReader = useCAN
+            ? ChipReader(transport: connection, cardAccessNumber: cardAccessNumber)
+            : ChipReader(transport: connection, key: try document.dataSet.key())
+        let contents = try await chipReader.read()
+        #expect(contents.accessControl == .pace)
+        #expect(passport.sessionsEstablished == 1)
+        #expect(contents.files == document.dataSet.files)
+        #expect(PassiveAuthentication.verify(files: contents.files, trustStore: document.trustStore, at: Self.now).outcome == .passed)
+        await connection.disconnect()
+    }
+
     @Test func chipAndActiveAuthenticationThroughPCSC() async throws {
         let issuer = try TestIssuer(signerValidity: (Self.now - Self.year)...(Self.now + Self.year))
         let chipKey = try ChipAuthentication.chipKey(parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7")

@@ -1,3 +1,4 @@
+import Camera
 import Foundation
 import KioskTestKit
 import Logging
@@ -13,10 +14,15 @@ struct ReadChipIntegrationTests {
     static let readerPattern = "Virtual PCD 00 01"
 
     /// A passport signed by a fresh test issuer, on slot 1, and a trust directory with its CSCA.
-    func withPassport(_ body: (String) async throws -> Void) async throws {
+    func withPassport(
+        faceSize: Int? = 20_000, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794,
+        _ body: (String) async throws -> Void
+    ) async throws {
         let now = Int64(Date().timeIntervalSince1970)
         let issuer = try TestIssuer(signerValidity: (now - 86_400)...(now + 86_400))
-        let data = try PassportDataSet.make(mrz: Self.mrz, faceSize: 20_000) { try issuer.securityObject($0) }
+        let data = try PassportDataSet.make(mrz: Self.mrz, faceSize: faceSize, faceEncoding: faceEncoding, faceFormat: faceFormat) {
+            try issuer.securityObject($0)
+        }
         let passport = VirtualPassport(key: try data.key(), files: data.files)
         let trust = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-trust-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
@@ -50,6 +56,20 @@ struct ReadChipIntegrationTests {
                 #expect(!outcome.stdout.contains(personal))
                 #expect(!outcome.stderr.contains(personal))
             }
+        }
+    }
+
+    /// A JPEG 2000 face in an ISO/IEC 39794-5 record: `--photo` writes a JPEG of the picture.
+    @Test func jpeg2000FaceIsWrittenAsJPEG() async throws {
+        try await withPassport(faceSize: nil, faceEncoding: .jpeg2000, faceFormat: .iso39794) { trust in
+            let photo = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-face-\(UUID().uuidString).jpg")
+            defer { try? FileManager.default.removeItem(at: photo) }
+            let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust, "--photo", photo.path)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("converted from JPEG 2000"))
+            let jpeg = [UInt8](try Data(contentsOf: photo))
+            #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]))
+            #expect(try JPEGCodec().size(of: jpeg) == (480, 640))
         }
     }
 

@@ -196,6 +196,39 @@ int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_
                            const uint8_t *static_key, size_t static_key_len,
                            uint8_t *out, size_t out_cap, size_t *out_len);
 
+/// Bit length of the field prime of standardized domain parameter `param_id` (0-2: the
+/// RFC 5114 DH groups, 8-18: the curves; EC_GROUP_get_degree, BN_num_bits). -1 when unknown.
+int COpenSSL_group_field_bits(int param_id);
+
+/// PACE Integrated Mapping over ECDH (Doc 9303 Part 11 §4.4.3.3.2, App. B.2): the point
+/// encoding f_G of `x` mod p (x from the pseudo-random function R(s,t)), times the cofactor
+/// (EC_GROUP_get_curve, BN_mod_* , EC_POINT_set_affine_coordinates). Curves with p = 3 mod 4
+/// only (-1 for secp224r1). Returns as COpenSSL_ec_mul.
+int COpenSSL_ec_map_integrated(int param_id, const uint8_t *x, size_t x_len, uint8_t *out, size_t *out_len);
+
+/// Largest DH group element of a supported group (2048 bits).
+#define COPENSSL_DH_ELEMENT_MAX_SIZE 256
+
+/// Modular exponentiation in the RFC 5114 group of standardized domain parameter `param_id`
+/// (0-2; p, q, g from OpenSSL's "dh_1024_160", "dh_2048_224", "dh_2048_256"): `out` =
+/// `base`^`exponent` mod p, or g^`exponent` when `base` is NULL (BN_mod_exp). A given base
+/// must be in the order-q subgroup and not 1 (-1 otherwise). Writes the result padded to the
+/// length of p. Returns 1, 0 on failure, -1 for an unknown parameter ID or a bad base.
+int COpenSSL_dh_exp(int param_id, const uint8_t *base, size_t base_len, const uint8_t *exponent, size_t exponent_len,
+                    uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// PACE Generic Mapping over DH: `out` = g^`s` * `h` mod p. Returns as COpenSSL_dh_exp.
+int COpenSSL_dh_map_generic(int param_id, const uint8_t *s, size_t s_len, const uint8_t *h, size_t h_len,
+                            uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// PACE Integrated Mapping over DH: `out` = (`x` mod p)^((p-1)/q) mod p, refused when 1.
+/// Returns as COpenSSL_dh_exp.
+int COpenSSL_dh_map_integrated(int param_id, const uint8_t *x, size_t x_len, uint8_t *out, size_t out_cap, size_t *out_len);
+
+/// A uniformly random exponent in [1, q) (BN_priv_rand_range), padded to the length of q.
+/// Returns 1, 0 on failure, -1 for an unknown parameter ID.
+int COpenSSL_dh_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
+
 /// Pops the oldest error from OpenSSL's thread-local queue (ERR_get_error) and writes its
 /// text (ERR_error_string_n) to `buf`. Returns the error code, 0 when the queue is empty.
 /// Clears the rest of the queue so the next failure reports its own cause.

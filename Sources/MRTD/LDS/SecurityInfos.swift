@@ -24,6 +24,10 @@ public struct SecurityInfos: Hashable, Sendable, CustomStringConvertible {
 
     public let infos: [Info]
 
+    init(infos: [Info]) {
+        self.infos = infos
+    }
+
     /// Parses DG14 (tag 6E around the SET).
     /// - Throws: ``LDSError`` with the offset of the first problem.
     public init(dataGroup14 bytes: [UInt8]) throws(LDSError) {

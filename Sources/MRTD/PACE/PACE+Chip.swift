@@ -1,9 +1,9 @@
 package import APDU
 
 extension PACE {
-    /// The chip's half of PACE Generic Mapping over ECDH, for the virtual passport: a state
-    /// machine fed MSE:Set AT and the four GENERAL AUTHENTICATE steps, which ends in a
-    /// secure messaging session.
+    /// The chip's half of PACE (Generic, Integrated and Chip Authentication Mapping, ECDH and
+    /// DH), for the virtual passport: a state machine fed MSE:Set AT and the four GENERAL
+    /// AUTHENTICATE steps, which ends in a secure messaging session.
     package struct ChipSession: Sendable {
         private enum State: Sendable {
             case idle
@@ -72,7 +72,7 @@ extension PACE {
                 throw Refusal(status: .conditionsNotSatisfied)
             case .ready(let parameters):
                 let cipher = parameters.cipher
-                let nonce = (0..<16).map { _ in UInt8.random(in: 0...255) }
+                let nonce = (0..<parameters.nonceLength).map { _ in UInt8.random(in: 0...255) }
                 let passwordKey = try crypto(KeyDerivation.derive(from: password, purpose: .password, cipher: cipher))
                 let zero = [UInt8](repeating: 0, count: cipher.blockSize)
                 let encrypted = try crypto(cipher == .tripleDES
@@ -81,18 +81,26 @@ extension PACE {
                 state = .nonceSent(parameters, nonce: nonce)
                 return (Self.answer(0x80, encrypted), nil)
             case .nonceSent(let parameters, let nonce):
-                let id = parameters.parameterID
-                let key = try crypto(LibCrypto.ecRandomScalar(parameterID: id))
-                let publicKey = try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: nil))
-                let shared = try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: data))
-                let generator = try crypto(LibCrypto.ecMapGeneric(parameterID: id, nonce: nonce, point: shared))
+                let group = parameters.group
+                if parameters.mapping == .integrated {
+                    // DO'81' is the terminal's nonce t; G' = f(R(s, t)); the answer carries no data.
+                    guard data.count == parameters.cipher.keyLength else { throw Refusal(status: .incorrectData) }
+                    let x = try crypto(group.pseudoRandom(s: nonce, t: data, cipher: parameters.cipher))
+                    let generator = try crypto(group.mapIntegrated(x))
+                    state = .mapped(parameters, generator: generator, mappingKey: [])
+                    return (ResponseAPDU(data: [0x7C, 0x00], status: .success), nil)
+                }
+                let key = try crypto(group.randomPrivateKey())
+                let publicKey = try crypto(group.apply(key, to: nil))
+                let shared = try crypto(group.apply(key, to: data))
+                let generator = try crypto(group.mapGeneric(nonce: nonce, shared: shared))
                 state = .mapped(parameters, generator: generator, mappingKey: key)
                 return (Self.answer(0x82, publicKey), nil)
             case .mapped(let parameters, let generator, let mappingKey):
-                let id = parameters.parameterID
-                let key = try crypto(LibCrypto.ecRandomScalar(parameterID: id))
-                let publicKey = try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: generator))
-                let secret = xCoordinate(try crypto(LibCrypto.ecMultiply(parameterID: id, scalar: key, point: data)))
+                let group = parameters.group
+                let key = try crypto(group.randomPrivateKey())
+                let publicKey = try crypto(group.apply(key, to: generator))
+                let secret = group.sharedSecret(try crypto(group.apply(key, to: data)))
                 let encryption = try crypto(KeyDerivation.derive(from: secret, purpose: .encryption, cipher: parameters.cipher))
                 let mac = try crypto(KeyDerivation.derive(from: secret, purpose: .mac, cipher: parameters.cipher))
                 guard let messaging = try? SecureMessaging(
@@ -103,10 +111,10 @@ extension PACE {
                 return (Self.answer(0x84, publicKey), nil)
             case .agreed(let parameters, let messaging, let terminalKey, let chipKey, let mappingKey):
                 let oid = parameters.protocolID.contents
-                guard let expected = try? token(macKey: messaging.macKey, cipher: parameters.cipher, oid: oid, publicKey: chipKey),
+                guard let expected = try? token(macKey: messaging.macKey, cipher: parameters.cipher, oid: oid, publicKey: parameters.group.tokenKeyObject(chipKey)),
                     Bytes.constantTimeEqual(expected, data)
                 else { throw Refusal(status: StatusWord(rawValue: 0x6300)) }
-                guard let chipToken = try? token(macKey: messaging.macKey, cipher: parameters.cipher, oid: oid, publicKey: terminalKey) else {
+                guard let chipToken = try? token(macKey: messaging.macKey, cipher: parameters.cipher, oid: oid, publicKey: parameters.group.tokenKeyObject(terminalKey)) else {
                     throw Refusal(status: .noPreciseDiagnosis)
                 }
                 state = .idle

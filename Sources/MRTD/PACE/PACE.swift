@@ -3,11 +3,11 @@ public import APDU
 /// PACE (ICAO Doc 9303 Part 11 §4.4, BSI TR-03110): password-authenticated key agreement
 /// that replaces BAC where EF.CardAccess offers it.
 ///
-/// This implements Generic Mapping over ECDH on the standardized NIST and brainpool
-/// curves (domain parameters 8–18) with 3DES and AES-128/192/256 session keys, and Chip
-/// Authentication Mapping (ECDH-CAM, AES) on top of it, on libcrypto's EC primitives
-/// through the shim. Integrated Mapping and DH groups are not implemented;
-/// ``Parameters/init(protocol:parameterID:)`` refuses them, so a reader falls back to BAC.
+/// This implements Generic Mapping and Integrated Mapping over ECDH on the standardized
+/// NIST and brainpool curves (domain parameters 8–18; Integrated Mapping not on secp224r1)
+/// and over DH in the RFC 5114 groups (0–2), with 3DES and AES-128/192/256 session keys,
+/// and Chip Authentication Mapping (ECDH-CAM, AES), on libcrypto through the shim.
+/// ``Parameters/init(protocol:parameterID:)`` refuses anything else, so a reader falls back to BAC.
 public enum PACE {
     /// The shared password.
     public enum Password: Sendable {
@@ -33,43 +33,76 @@ public enum PACE {
         }
     }
 
-    /// A PACE protocol this implementation runs, with its curve and cipher.
+    /// How the nonce becomes the generator of the key agreement (Doc 9303 Part 11 §4.4.3.3).
+    public enum Mapping: Hashable, Sendable {
+        /// Generic Mapping: a Diffie-Hellman exchange, then G' = s × G + H (or g^s · h).
+        case generic
+        /// Integrated Mapping: G' from the pseudo-random function R(s, t) of both nonces.
+        case integrated
+        /// Chip Authentication Mapping: Generic Mapping plus the chip's proof of its static key.
+        case chipAuthentication
+    }
+
+    /// A PACE protocol this implementation runs, with its group, mapping and cipher.
     public struct Parameters: Hashable, Sendable, CustomStringConvertible {
         /// The PACEInfo protocol OID, for example id-PACE-ECDH-GM-AES-CBC-CMAC-128.
         public let protocolID: OID
-        /// The standardized domain parameter ID (BSI TR-03110 Part 3 Table 4).
+        /// The standardized domain parameter ID (BSI TR-03110 Part 3 Table 4): 0–2 the
+        /// RFC 5114 DH groups, 8–18 the NIST and brainpool curves.
         public let parameterID: Int
         public let cipher: SecureMessagingCipher
-        /// Whether this is PACE-CAM: Generic Mapping plus the chip's proof of its static key.
-        public let chipAuthenticationMapping: Bool
+        public let mapping: Mapping
+        let group: PACEGroup
 
+        /// Whether this is PACE-CAM: Generic Mapping plus the chip's proof of its static key.
+        public var chipAuthenticationMapping: Bool { mapping == .chipAuthentication }
+        /// Whether the key agreement is finite-field Diffie-Hellman rather than ECDH.
+        public var isDiffieHellman: Bool { group.isDiffieHellman }
+
+        /// id-PACE-DH-GM (0.4.0.127.0.7.2.2.4.1).
+        public static let dhGenericMapping: OID = "0.4.0.127.0.7.2.2.4.1"
         /// id-PACE-ECDH-GM (0.4.0.127.0.7.2.2.4.2).
         public static let ecdhGenericMapping: OID = "0.4.0.127.0.7.2.2.4.2"
+        /// id-PACE-DH-IM (0.4.0.127.0.7.2.2.4.3).
+        public static let dhIntegratedMapping: OID = "0.4.0.127.0.7.2.2.4.3"
+        /// id-PACE-ECDH-IM (0.4.0.127.0.7.2.2.4.4).
+        public static let ecdhIntegratedMapping: OID = "0.4.0.127.0.7.2.2.4.4"
         /// id-PACE-ECDH-CAM (0.4.0.127.0.7.2.2.4.6).
         public static let ecdhChipAuthenticationMapping: OID = "0.4.0.127.0.7.2.2.4.6"
 
         /// `nil` for protocols or domain parameters not implemented.
         public init?(protocol protocolID: OID, parameterID: Int?) {
-            let cam = protocolID.hasPrefix(Self.ecdhChipAuthenticationMapping)
-            guard let parameterID, (8...18).contains(parameterID), protocolID.hasPrefix(Self.ecdhGenericMapping) || cam,
-                protocolID.arcs.count == Self.ecdhGenericMapping.arcs.count + 1
+            let arcs = protocolID.arcs
+            guard let parameterID, protocolID.hasPrefix(OID.pace), arcs.count == OID.pace.arcs.count + 2,
+                let group = PACEGroup(parameterID: parameterID)
             else { return nil }
-            // CAM is defined for AES only (BSI TR-03110 Part 3 §A.1.1.1).
-            if cam && protocolID.arcs.last == 1 { return nil }
-            chipAuthenticationMapping = cam
-            switch protocolID.arcs.last {
+            let kind = arcs[arcs.count - 2]
+            switch kind {
+            case 1, 2: mapping = .generic
+            case 3, 4: mapping = .integrated
+            case 6: mapping = .chipAuthentication
+            default: return nil
+            }
+            let dh = kind == 1 || kind == 3
+            guard dh == group.isDiffieHellman else { return nil }
+            switch arcs.last {
             case 1: cipher = .tripleDES
             case 2: cipher = .aes128
             case 3: cipher = .aes192
             case 4: cipher = .aes256
             default: return nil
             }
+            // CAM is defined for AES only (BSI TR-03110 Part 3 §A.1.1.1).
+            if mapping == .chipAuthentication && cipher == .tripleDES { return nil }
+            // The point encoding of Integrated Mapping needs p = 3 mod 4; secp224r1 has p = 1 mod 4.
+            if mapping == .integrated && parameterID == 10 { return nil }
             self.protocolID = protocolID
             self.parameterID = parameterID
+            self.group = group
         }
 
-        /// The PACEInfo of EF.CardAccess to run: CAM before GM (it also authenticates the
-        /// chip), otherwise the first supported one.
+        /// The PACEInfo of EF.CardAccess to run: CAM before the others (it also authenticates
+        /// the chip), otherwise the first supported one.
         public static func choose(from infos: SecurityInfos) -> Parameters? {
             var supported: [Parameters] = []
             for info in infos.infos {
@@ -79,6 +112,13 @@ public enum PACE {
             }
             return supported.first(where: \.chipAuthenticationMapping) ?? supported.first
         }
+
+        /// The length of the chip's nonce s: 16 bytes, 32 for Integrated Mapping with AES-192/256
+        /// (R(s, t) needs a block of at least the key length).
+        var nonceLength: Int { mapping == .integrated && cipher.keyLength > 16 ? 32 : 16 }
+
+        /// Le of GENERAL AUTHENTICATE: 2048-bit DH answers do not fit 256 bytes.
+        var generalAuthenticateLe: Int { isDiffieHellman && parameterID > 0 ? 65536 : 256 }
 
         public var description: String { "PACE \(protocolID) on parameters \(parameterID)" }
     }
@@ -104,8 +144,14 @@ public enum PACE {
     }
 
     static func run(password: Password, parameters: Parameters, over transport: any APDUTransport) async throws(MRTDError) -> Outcome {
-        try await run(password: password, parameters: parameters, over: transport) { () throws(MRTDError) -> [UInt8] in
-            try value(LibCrypto.ecRandomScalar(parameterID: parameters.parameterID))
+        var calls = 0
+        return try await run(password: password, parameters: parameters, over: transport) { () throws(MRTDError) -> [UInt8] in
+            calls += 1
+            if calls == 1 && parameters.mapping == .integrated {
+                // The system generator (getrandom) is a cryptographic one.
+                return (0..<parameters.cipher.keyLength).map { _ in UInt8.random(in: 0...255) }
+            }
+            return try value(parameters.group.randomPrivateKey())
         }
     }
 
@@ -116,8 +162,9 @@ public enum PACE {
         try await run(password: password, parameters: parameters, over: transport, privateKey: privateKey).channel
     }
 
-    /// ``establish(password:parameters:over:)`` with the terminal's private keys from
-    /// `privateKey`, called for the mapping key and then the ephemeral key (for known answers).
+    /// ``establish(password:parameters:over:)`` with the terminal's secrets from `privateKey`,
+    /// called for the mapping key (Generic Mapping) or the nonce t (Integrated Mapping), then
+    /// for the ephemeral key (for known answers).
     static func run(
         password: Password, parameters: Parameters, over transport: any APDUTransport,
         privateKey: () throws(MRTDError) -> [UInt8]
@@ -133,53 +180,68 @@ public enum PACE {
         }
 
         // 1. The encrypted nonce.
-        let nonceAnswer = try await generalAuthenticate([], last: false, over: transport, step: "GENERAL AUTHENTICATE (nonce)")
+        let nonceAnswer = try await generalAuthenticate([], last: false, le: parameters.generalAuthenticateLe, over: transport, step: "GENERAL AUTHENTICATE (nonce)")
         guard let encryptedNonce = nonceAnswer.first(where: { $0.tag == 0x80 })?.value, !encryptedNonce.isEmpty, encryptedNonce.count % cipher.blockSize == 0 else {
             throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no encrypted nonce (DO'80')")
         }
         let passwordKey = try value(KeyDerivation.derive(from: password.bytes(), purpose: .password, cipher: cipher))
         let nonce = try value(decryptNonce(encryptedNonce, key: passwordKey, cipher: cipher))
 
-        // 2. Generic Mapping: H = SK_map × PK_map,IC; G' = s × G + H.
-        let mappingKey = try privateKey()
-        let mappingPublic = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: mappingKey, point: nil))
-        let mappingAnswer = try await generalAuthenticate(
-            TLV.encode(tag: 0x81, value: mappingPublic), last: false, over: transport, step: "GENERAL AUTHENTICATE (mapping)")
-        guard let chipMapping = mappingAnswer.first(where: { $0.tag == 0x82 })?.value else {
-            throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no mapping data (DO'82')")
+        // 2. The mapping to the generator G' of this session.
+        let group = parameters.group
+        let le = parameters.generalAuthenticateLe
+        let generator: [UInt8]
+        var chipMapping: [UInt8] = []
+        switch parameters.mapping {
+        case .generic, .chipAuthentication:
+            // H = SK_map × PK_map,IC; G' = s × G + H (DH: h = PK^SK, g' = g^s · h).
+            let mappingKey = try privateKey()
+            let mappingPublic = try value(group.apply(mappingKey, to: nil))
+            let mappingAnswer = try await generalAuthenticate(
+                TLV.encode(tag: 0x81, value: mappingPublic), last: false, le: le, over: transport, step: "GENERAL AUTHENTICATE (mapping)")
+            guard let chipKey = mappingAnswer.first(where: { $0.tag == 0x82 })?.value else {
+                throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no mapping data (DO'82')")
+            }
+            chipMapping = chipKey
+            let shared = try value(group.apply(mappingKey, to: chipKey))
+            generator = try value(group.mapGeneric(nonce: nonce, shared: shared))
+        case .integrated:
+            // The terminal's nonce t goes in plain; G' = f(R(s, t)). The chip answers no data.
+            let terminalNonce = try privateKey()
+            _ = try await generalAuthenticate(
+                TLV.encode(tag: 0x81, value: terminalNonce), last: false, le: le, over: transport, step: "GENERAL AUTHENTICATE (mapping)")
+            let x = try value(group.pseudoRandom(s: nonce, t: terminalNonce, cipher: cipher))
+            generator = try value(group.mapIntegrated(x))
         }
-        let shared = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: mappingKey, point: chipMapping))
-        let generator = try value(LibCrypto.ecMapGeneric(parameterID: parameters.parameterID, nonce: nonce, point: shared))
 
         // 3. Key agreement on G'.
         let ephemeralKey = try privateKey()
-        let ephemeralPublic = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: ephemeralKey, point: generator))
+        let ephemeralPublic = try value(group.apply(ephemeralKey, to: generator))
         let agreementAnswer = try await generalAuthenticate(
-            TLV.encode(tag: 0x83, value: ephemeralPublic), last: false, over: transport, step: "GENERAL AUTHENTICATE (key agreement)")
+            TLV.encode(tag: 0x83, value: ephemeralPublic), last: false, le: le, over: transport, step: "GENERAL AUTHENTICATE (key agreement)")
         guard let chipEphemeral = agreementAnswer.first(where: { $0.tag == 0x84 })?.value else {
             throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no ephemeral key (DO'84')")
         }
         guard chipEphemeral != ephemeralPublic else {
             throw MRTDError(code: .chipAuthenticationFailed, message: "the chip echoed the terminal's ephemeral key")
         }
-        let secretPoint = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: ephemeralKey, point: chipEphemeral))
-        let secret = xCoordinate(secretPoint)
+        let secret = group.sharedSecret(try value(group.apply(ephemeralKey, to: chipEphemeral)))
         let encryptionKey = try value(KeyDerivation.derive(from: secret, purpose: .encryption, cipher: cipher))
         let macKey = try value(KeyDerivation.derive(from: secret, purpose: .mac, cipher: cipher))
 
         // 4. Mutual authentication tokens over each other's ephemeral key.
-        let terminalToken = try token(macKey: macKey, cipher: cipher, oid: oid, publicKey: chipEphemeral)
+        let terminalToken = try token(macKey: macKey, cipher: cipher, oid: oid, publicKey: group.tokenKeyObject(chipEphemeral))
         let tokenAnswer: [TLV]
         do {
             tokenAnswer = try await generalAuthenticate(
-                TLV.encode(tag: 0x85, value: terminalToken), last: true, over: transport, step: "GENERAL AUTHENTICATE (tokens)")
+                TLV.encode(tag: 0x85, value: terminalToken), last: true, le: le, over: transport, step: "GENERAL AUTHENTICATE (tokens)")
         } catch where error.code == .cardRefused {
             throw MRTDError(code: .accessDenied, message: "the chip rejected the terminal's token: the password is wrong", statusWord: error.statusWord)
         }
         guard let chipToken = tokenAnswer.first(where: { $0.tag == 0x86 })?.value else {
             throw MRTDError(code: .malformedCardResponse, message: "GENERAL AUTHENTICATE returned no token (DO'86')")
         }
-        let expected = try token(macKey: macKey, cipher: cipher, oid: oid, publicKey: ephemeralPublic)
+        let expected = try token(macKey: macKey, cipher: cipher, oid: oid, publicKey: group.tokenKeyObject(ephemeralPublic))
         guard Bytes.constantTimeEqual(expected, chipToken) else {
             throw MRTDError(code: .chipAuthenticationFailed, message: "the chip's PACE token does not verify")
         }
@@ -228,9 +290,10 @@ public enum PACE {
         }
     }
 
-    /// The authentication token: the MAC of the public key data object 7F49 {06 OID, 86 point}.
-    static func token(macKey: [UInt8], cipher: SecureMessagingCipher, oid: [UInt8], publicKey: [UInt8]) throws(MRTDError) -> [UInt8] {
-        let inner = TLV.encode(tag: 0x06, value: oid) + TLV.encode(tag: 0x86, value: publicKey)
+    /// The authentication token: the MAC of the public key data object 7F49 {06 OID, key}, the
+    /// key object from ``PACEGroup/tokenKeyObject(_:)`` (86 point or 84 DH value).
+    static func token(macKey: [UInt8], cipher: SecureMessagingCipher, oid: [UInt8], publicKey keyObject: [UInt8]) throws(MRTDError) -> [UInt8] {
+        let inner = TLV.encode(tag: 0x06, value: oid) + keyObject
         let data = [0x7F, 0x49] + TLV.encodeLength(inner.count) + inner
         switch cipher {
         case .tripleDES: return try value(ISO9797.retailMAC(key: macKey, paddedData: ISO9797.pad(data, blockSize: 8)))
@@ -244,8 +307,8 @@ public enum PACE {
     }
 
     /// One GENERAL AUTHENTICATE step: data in DO'7C', chained (CLA 10) except the last.
-    private static func generalAuthenticate(_ data: [UInt8], last: Bool, over transport: any APDUTransport, step: String) async throws(MRTDError) -> [TLV] {
-        let command = CommandAPDU(cla: last ? 0x00 : 0x10, ins: 0x86, data: TLV.encode(tag: 0x7C, value: data), le: 256)
+    private static func generalAuthenticate(_ data: [UInt8], last: Bool, le: Int, over transport: any APDUTransport, step: String) async throws(MRTDError) -> [TLV] {
+        let command = CommandAPDU(cla: last ? 0x00 : 0x10, ins: 0x86, data: TLV.encode(tag: 0x7C, value: data), le: le)
         let response = try await send(command, over: transport, step: step)
         guard response.status == .success else {
             throw MRTDError(code: .cardRefused, message: "the chip refused \(step)", statusWord: response.status)

@@ -17,16 +17,33 @@ public struct ChipReadStatistics: Hashable, Sendable, CustomStringConvertible {
         case activeAuthentication
     }
 
-    /// Commands sent and bytes each way, as the transport carried them (protected form).
+    /// Commands sent and bytes each way, as the transport carried them (protected form),
+    /// and where the time went.
     public struct Counts: Hashable, Sendable {
         public var commands = 0
         public var bytesSent = 0
         public var bytesReceived = 0
+        /// Time spent waiting for the transport (the reader, the radio and the chip).
+        public var transportTime: Duration = .zero
+        /// Time spent in the reader's own code before each command: building and protecting
+        /// it, checking and decrypting the previous answer, the access control's cryptography.
+        public var processingTime: Duration = .zero
 
         public init() {}
+
+        /// Adds `other` to these counts.
+        public mutating func add(_ other: Counts) {
+            commands += other.commands
+            bytesSent += other.bytesSent
+            bytesReceived += other.bytesReceived
+            transportTime += other.transportTime
+            processingTime += other.processingTime
+        }
     }
 
     public var phases: [Phase: Counts] = [:]
+    /// The reading phase per file: its SELECTs and READ BINARYs.
+    public var files: [LDSFile: Counts] = [:]
     /// Sessions re-established because secure messaging lost sync or a length was refused.
     public var sessionRestarts = 0
     /// Times the card was lost and the caller's reconnect brought it back.
@@ -38,11 +55,7 @@ public struct ChipReadStatistics: Hashable, Sendable, CustomStringConvertible {
 
     /// All phases together.
     public var total: Counts {
-        phases.values.reduce(into: Counts()) {
-            $0.commands += $1.commands
-            $0.bytesSent += $1.bytesSent
-            $0.bytesReceived += $1.bytesReceived
-        }
+        phases.values.reduce(into: Counts()) { $0.add($1) }
     }
 
     public var description: String {
@@ -53,14 +66,29 @@ public struct ChipReadStatistics: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Counts what passes through to the transport under the current phase.
+/// Counts what passes through to the transport under the current phase (and file), and
+/// times the wait for each exchange and the reader's own work between exchanges.
 final class CountingTransport: APDUTransport {
+    private struct State {
+        var phase = ChipReadStatistics.Phase.cardAccess
+        var file: LDSFile?
+        var statistics = ChipReadStatistics()
+        /// When the last exchange ended (or counting began).
+        var idleSince: ContinuousClock.Instant
+
+        mutating func update(_ body: (inout ChipReadStatistics.Counts) -> Void) {
+            body(&statistics.phases[phase, default: .init()])
+            if phase == .reading, let file { body(&statistics.files[file, default: .init()]) }
+        }
+    }
+
     let base: any APDUTransport
-    private let state = Mutex<(phase: ChipReadStatistics.Phase, statistics: ChipReadStatistics)>((.cardAccess, ChipReadStatistics()))
+    private let clock = ContinuousClock()
+    private let state: Mutex<State>
 
     init(_ base: any APDUTransport, statistics: ChipReadStatistics = ChipReadStatistics()) {
         self.base = base
-        state.withLock { $0.statistics = statistics }
+        state = Mutex(State(statistics: statistics, idleSince: ContinuousClock().now))
     }
 
     var supportsExtendedLength: Bool? { base.supportsExtendedLength }
@@ -70,13 +98,34 @@ final class CountingTransport: APDUTransport {
         set { state.withLock { $0.phase = newValue } }
     }
 
+    /// The file the reading phase is working on: set when the reader selects it.
+    var file: LDSFile? {
+        get { state.withLock { $0.file } }
+        set { state.withLock { $0.file = newValue } }
+    }
+
     var statistics: ChipReadStatistics { state.withLock { $0.statistics } }
 
     func transmit(_ command: CommandAPDU) async throws -> ResponseAPDU {
         let sent = (try? command.encoded().count) ?? 0
-        state.withLock { $0.statistics.phases[$0.phase, default: .init()].commands += 1; $0.statistics.phases[$0.phase, default: .init()].bytesSent += sent }
+        let start = clock.now
+        state.withLock { state in
+            let processing = start - state.idleSince
+            state.update {
+                $0.commands += 1
+                $0.bytesSent += sent
+                $0.processingTime += processing
+            }
+        }
+        defer {
+            let end = clock.now
+            state.withLock { state in
+                state.update { $0.transportTime += end - start }
+                state.idleSince = end
+            }
+        }
         let response = try await base.transmit(command)
-        state.withLock { $0.statistics.phases[$0.phase, default: .init()].bytesReceived += response.data.count + 2 }
+        state.withLock { state in state.update { $0.bytesReceived += response.data.count + 2 } }
         return response
     }
 }

@@ -108,8 +108,13 @@ private final class ReadSession {
     /// Chip Authentication to run after every access control, once DG14 offered it.
     var chipAuthenticationParameters: ChipAuthentication.Parameters?
     var chipAuthentication: VerificationCheck?
-    /// EF.CardSecurity, read once after PACE-CAM.
+    /// EF.CardSecurity, read once after PACE-CAM, or after PACE when EF.CardAccess lists
+    /// Chip Authentication (its key then lives in EF.CardSecurity).
     var cardSecurity: [UInt8]?
+    /// EF.CardAccess's SecurityInfos.
+    var cardAccessInfos: SecurityInfos?
+    /// Where the Chip Authentication key came from, for the check's reason.
+    var chipAuthenticationSource = "DG14"
 
     init(reader: ChipReader) {
         self.reader = reader
@@ -124,6 +129,7 @@ private final class ReadSession {
             transport.phase = .cardAccess
             cardAccess = try await readCardAccess()
             if let cardAccess, let infos = try? SecurityInfos(cardAccess: cardAccess) {
+                cardAccessInfos = infos
                 paceOffered = !infos.paceProtocols.isEmpty
                 if reader.options.preferPACE { pace = PACE.Parameters.choose(from: infos) }
             }
@@ -172,6 +178,18 @@ private final class ReadSession {
                 }
             case .refused(let status):
                 refused[.dg14] = status
+            }
+        }
+        // No Chip Authentication from DG14, but EF.CardSecurity (read after PACE) has the key.
+        if reader.options.chipAuthentication, chipAuthenticationParameters == nil, chipAuthentication == nil,
+            let parameters = cardSecurityChipAuthentication()
+        {
+            chipAuthenticationParameters = parameters
+            chipAuthenticationSource = "EF.CardSecurity"
+            do {
+                try await runChipAuthentication()
+            } catch where error.code == .transportFailure {
+                try await recoverLostCard(error)
             }
         }
 
@@ -268,7 +286,8 @@ private final class ReadSession {
             guard select.status == .success else {
                 throw MRTDError(code: .cardRefused, message: "the chip refused SELECT after Chip Authentication", statusWord: select.status)
             }
-            chipAuthentication = VerificationCheck("chip authentication", .passed, "the chip answered under keys agreed with its DG14 key (\(parameters.protocolID))")
+            chipAuthentication = VerificationCheck(
+                "chip authentication", .passed, "the chip answered under keys agreed with its \(chipAuthenticationSource) key (\(parameters.protocolID))")
         } catch where error.code == .transportFailure {
             throw error
         } catch {
@@ -287,12 +306,29 @@ private final class ReadSession {
             chipAuthentication = VerificationCheck(name, .failed, "the chip ran PACE-CAM without sending its chip authentication data")
             return
         }
-        var bytes: [UInt8] = []
-        var total: Int?
-        if let status = try await select(.cardSecurity) {
-            chipAuthentication = VerificationCheck(name, .failed, "EF.CardSecurity cannot be selected (SW \(status))")
+        let bytes: [UInt8]
+        switch try await readCardSecurity() {
+        case .success(let read): bytes = read
+        case .failure(let failure):
+            chipAuthentication = VerificationCheck(name, .failed, "EF.CardSecurity cannot be selected (SW \(failure.status))")
             return
         }
+        guard let infos = try? SecurityInfos(cardSecurity: bytes), let point = infos.chipAuthenticationPublicPoint else {
+            chipAuthentication = VerificationCheck(name, .failed, "EF.CardSecurity holds no readable chip authentication key")
+            return
+        }
+        chipAuthentication = PACE.verifyChipAuthenticationMapping(
+            encrypted: encrypted, encryptionKey: outcome.encryptionKey, parameterID: parameters.parameterID,
+            chipMappingKey: outcome.chipMappingKey, chipStaticKey: point)
+    }
+
+    /// Reads EF.CardSecurity in the master file (right after PACE, before the eMRTD
+    /// application is selected) and keeps it in ``cardSecurity``; the status word when the
+    /// chip has none.
+    func readCardSecurity() async throws(MRTDError) -> Result<[UInt8], StatusWordFailure> {
+        var bytes: [UInt8] = []
+        var total: Int?
+        if let status = try await select(.cardSecurity) { return .failure(StatusWordFailure(status: status)) }
         while bytes.count < (total ?? 8) {
             guard let chunk = try await chunk(of: .cardSecurity, offset: bytes.count, le: policy.length(remaining: (total ?? 8) - bytes.count)) else {
                 continue  // the session was re-established: nothing more to check in it
@@ -303,13 +339,27 @@ private final class ReadSession {
         }
         selected = nil
         cardSecurity = bytes
-        guard let infos = try? SecurityInfos(cardSecurity: bytes), let point = infos.chipAuthenticationPublicPoint else {
-            chipAuthentication = VerificationCheck(name, .failed, "EF.CardSecurity holds no readable chip authentication key")
-            return
-        }
-        chipAuthentication = PACE.verifyChipAuthenticationMapping(
-            encrypted: encrypted, encryptionKey: outcome.encryptionKey, parameterID: parameters.parameterID,
-            chipMappingKey: outcome.chipMappingKey, chipStaticKey: point)
+        return .success(bytes)
+    }
+
+    /// A status word as an `Error`, for ``readCardSecurity()``.
+    struct StatusWordFailure: Error {
+        var status: StatusWord
+    }
+
+    /// Chip Authentication parameters from EF.CardSecurity (its ChipAuthenticationInfo and
+    /// public key, or the key there and the ChipAuthenticationInfo in EF.CardAccess).
+    func cardSecurityChipAuthentication() -> ChipAuthentication.Parameters? {
+        guard let cardSecurity, let infos = try? SecurityInfos(cardSecurity: cardSecurity) else { return nil }
+        return ChipAuthentication.Parameters(infos)
+            ?? cardAccessInfos.flatMap { ChipAuthentication.Parameters(SecurityInfos(infos: infos.infos + $0.infos)) }
+    }
+
+    /// Whether EF.CardAccess lists Chip Authentication: its key is then in EF.CardSecurity.
+    var cardAccessListsChipAuthentication: Bool {
+        cardAccessInfos?.infos.contains {
+            if case .chipAuthentication = $0 { true } else if case .chipAuthenticationDomainParameters = $0 { true } else { false }
+        } ?? false
     }
 
     /// Runs PACE and selects the eMRTD application through it, or selects the application
@@ -325,6 +375,9 @@ private final class ReadSession {
                 if pace.chipAuthenticationMapping, cardSecurity == nil {
                     channel = established
                     try await verifyChipAuthenticationMapping(outcome, parameters: pace)
+                } else if reader.options.chipAuthentication, cardSecurity == nil, cardAccessListsChipAuthentication {
+                    channel = established
+                    _ = try await readCardSecurity()
                 }
                 let select = try await Self.transmit(Self.selectApplication, over: established)
                 guard select.status == .success else {
@@ -437,6 +490,7 @@ private final class ReadSession {
     /// Selects `file` unless it is selected; returns the status word when the chip refuses it.
     func select(_ file: LDSFile) async throws(MRTDError) -> StatusWord? {
         guard selected != file else { return nil }
+        transport.file = file
         let command = CommandAPDU(ins: 0xA4, p1: 0x02, p2: 0x0C, data: [UInt8(file.fid >> 8), UInt8(file.fid & 0xFF)])
         while true {
             guard let response = try await protected(command, extended: false) else { continue }

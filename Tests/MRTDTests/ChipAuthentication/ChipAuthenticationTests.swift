@@ -80,3 +80,56 @@ import VirtualPassport
         #expect(ChipAuthentication.Parameters(dh) == nil)
     }
 }
+
+/// A chip whose Chip Authentication key is only in EF.CardSecurity: EF.CardAccess lists
+/// PACE and ChipAuthenticationInfo, there is no DG14, and the reader reads EF.CardSecurity
+/// right after PACE (not PACE-CAM) to run Chip Authentication with it.
+@Suite struct CardSecurityChipAuthenticationTests {
+    static let issuer = Result { try TestIssuer(signerValidity: 0...4_000_000_000) }
+
+    static func read(cloned: Bool, listInCardAccess: Bool = true) async throws -> (ChipContents, PassportDataSet, [UInt8]) {
+        let key = try ChipAuthentication.chipKey(parameterID: 12, curve: "1.2.840.10045.3.1.7")
+        let chipKey = cloned ? try ChipAuthentication.chipKey(parameterID: 12, curve: "1.2.840.10045.3.1.7") : key
+        let cardSecurity = try Self.issuer.get().signedContent(
+            DER.set(
+                DER.sequence(DER.oid("0.4.0.127.0.7.2.2.4.2.2"), DER.integer(2), DER.integer(13)),
+                DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.2.2"), DER.integer(1)),
+                DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.2"), key.subjectPublicKeyInfo)),
+            contentType: "0.4.0.127.0.7.3.2.1")
+        var dataSet = try TestPassport.dataSet(faceSize: 4000)
+        #expect(dataSet.files[.dg14] == nil)
+        let pace = DER.sequence(DER.oid("0.4.0.127.0.7.2.2.4.2.2"), DER.integer(2), DER.integer(13))
+        dataSet.cardAccess = listInCardAccess ? DER.set(pace, DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.2.2"), DER.integer(1))) : DER.set(pace)
+        let passport = VirtualPassport(
+            key: try dataSet.key(), files: dataSet.files, cardAccess: dataSet.cardAccess,
+            chipAuthenticationKey: .init(privateKey: chipKey.privateKey, parameterID: 12, cipher: .aes128), cardSecurity: cardSecurity)
+        let contents = try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read()
+        return (contents, dataSet, cardSecurity)
+    }
+
+    @Test func chipAuthenticationWithTheKeyFromEFCardSecurity() async throws {
+        let (contents, dataSet, cardSecurity) = try await Self.read(cloned: false)
+        #expect(contents.accessControl == .pace)
+        #expect(contents.cardSecurity == cardSecurity)
+        let check = try #require(contents.chipAuthentication)
+        #expect(check.outcome == .passed, "\(check)")
+        #expect(check.reason.contains("EF.CardSecurity"))
+        #expect(contents.files == dataSet.files)
+        // EF.CardSecurity is signed: its own Passive Authentication passes.
+        let checks = PassiveAuthentication.verifyCardSecurity(
+            cardSecurity, trustStore: TrustStore(certificates: [try Self.issuer.get().cscaCertificate]), at: 2_000_000_000)
+        #expect(checks.allSatisfy { $0.outcome == .passed }, "\(checks)")
+    }
+
+    @Test func clonedChipFailsChipAuthentication() async throws {
+        let (contents, dataSet, _) = try await Self.read(cloned: true)
+        #expect(contents.chipAuthentication?.outcome == .failed)
+        #expect(contents.files == dataSet.files)
+    }
+
+    @Test func notListedInEFCardAccessMeansNotRead() async throws {
+        let (contents, _, _) = try await Self.read(cloned: false, listInCardAccess: false)
+        #expect(contents.cardSecurity == nil)
+        #expect(contents.chipAuthentication == nil)
+    }
+}

@@ -125,8 +125,8 @@ import Testing
     @Test func parametersCoverECDHGenericAndChipAuthenticationMapping() throws {
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.2.4", parameterID: 16)?.cipher == .aes256)
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.2.2", parameterID: nil) == nil)  // explicit parameters
-        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.1.2", parameterID: 2) == nil)  // DH
-        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.4.2", parameterID: 13) == nil)  // ECDH IM
+        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.1.2", parameterID: 2)?.mapping == .generic)  // DH
+        #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.4.2", parameterID: 13)?.mapping == .integrated)  // ECDH IM
         #expect(PACE.Parameters(protocol: "0.4.0.127.0.7.2.2.4.6.2", parameterID: 13)?.chipAuthenticationMapping == true)  // ECDH CAM
         let infos = try SecurityInfos(cardAccess: hex("31283012060a04007f000702020402040201020201103012060a04007f00070202040604020102020110"))
         // As gmrtd's TestSelectPaceForConfig expects: CAM over GM, whatever the order.
