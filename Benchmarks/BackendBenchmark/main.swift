@@ -13,7 +13,7 @@ import ServiceLifecycle
 struct Options {
     var uploads = 200
     var records = 300
-    var kib = 200
+    var kib = 1024
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -56,7 +56,7 @@ enum BackendBenchmark {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let store = try ReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
+        let store = try SQLiteReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
         let station = try await store.addClient(name: "bench")
         var configuration = ReferenceServer.Configuration()
         configuration.encryption = try EncryptionKeyring()

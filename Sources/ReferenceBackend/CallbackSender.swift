@@ -18,12 +18,12 @@ public struct CallbackSender: Service {
         public init() {}
     }
 
-    let store: ReferenceStore
+    let store: any ReferenceStore
     let httpClient: HTTPClient
     let configuration: Configuration
     let logger: Logger
 
-    public init(store: ReferenceStore, httpClient: HTTPClient, configuration: Configuration = .init(), logger: Logger) {
+    public init(store: any ReferenceStore, httpClient: HTTPClient, configuration: Configuration = .init(), logger: Logger) {
         self.store = store
         self.httpClient = httpClient
         self.configuration = configuration
