@@ -33,9 +33,16 @@ public final class PostgresReferenceStore: ReferenceStore {
     ) async throws -> T {
         let configuration = try PostgresURL(url).configuration
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await client.run() }
+            tasks.addTask {
+                starting.finish()
+                // run() marks the client running before its first suspension point.
+                await client.run()
+            }
             defer { tasks.cancelAll() }
+            // Leasing a connection before run() began logs a warning: wait for the task to start.
+            for await _ in started {}
             let store = PostgresReferenceStore(client: client, logger: logger, now: now)
             try await store.migrate()
             return try await body(store)
