@@ -29,6 +29,7 @@ public final class PostgresReferenceStore: ReferenceStore {
     ///   (connection, authentication, a failed migration), or what `body` throws.
     public static func run<T: Sendable>(
         url: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresReferenceStore) async throws -> T
     ) async throws -> T {
         let configuration = try PostgresURL(url).configuration
