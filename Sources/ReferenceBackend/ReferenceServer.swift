@@ -274,9 +274,11 @@ public struct ReferenceServer: Sendable {
             throw APIFailure(.notFound, .NOT_FOUND, "no such workflow execution")
         }
         if row.status == .INITIATED || row.status == .ACQUIRED, store.now().timeIntervalSince1970 >= row.tokenExpiresAt {
-            row.status = .TOKEN_EXPIRED
+            // Never used: the token expired. Started (parts uploaded) but not finalized: the session expired.
+            let expired: WorkflowStatus = row.status == .INITIATED ? .TOKEN_EXPIRED : .SESSION_EXPIRED
+            row.status = expired
             let id = row.id
-            try await db { try await store.setStatus(executionId: id, .TOKEN_EXPIRED) }
+            try await db { try await store.setStatus(executionId: id, expired) }
         }
         return (row, accountId)
     }

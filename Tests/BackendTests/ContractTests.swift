@@ -156,6 +156,21 @@ import Testing
         }
     }
 
+    @Test func startedJourneyThatOutlivesItsTokenIsSessionExpired() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(tokenLifetime: 300))
+            let id = try account.credential(.ID)
+            let execution = ExecutionRef(account)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            backend.time.advance(seconds: 301)
+            let error = await #expect(throws: BackendError.self) { try await client.finalize(execution) }
+            #expect(error?.kind == .transactionFinished)
+            #expect(error?.cause == "SESSION_EXPIRED")
+            #expect(try await client.status(execution).workflowExecution.status == .SESSION_EXPIRED)
+        }
+    }
+
     @Test func updateAccountStartsANewExecution() async throws {
         try await LoopbackBackend.with { backend in
             let client = backend.client()

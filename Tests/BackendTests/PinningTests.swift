@@ -152,6 +152,16 @@ struct TestPKI: Sendable {
         }
     }
 
+    @Test func pinningRefusesPlainHTTP() async throws {
+        let pinning = try SPKIPinning(base64SHA256: [TestPKI.shared.get().leafPin])
+        try await LoopbackBackend.with { backend in
+            let client = backend.client { $0.pinning = pinning }
+            let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
+            #expect(error?.flowError.code == "B100000")
+            #expect(await backend.faults.requestCount(pathContains: "/") == 0)
+        }
+    }
+
     @Test func pinsMustBeSHA256InBase64() throws {
         #expect(throws: BackendError.self) { try SPKIPinning(base64SHA256: []) }
         #expect(throws: BackendError.self) { try SPKIPinning(base64SHA256: ["not base64!"]) }
