@@ -43,7 +43,9 @@ public struct CallbackSender: Service {
     /// One pass over the callbacks that are due.
     public func deliverDue() async {
         let due: [PendingCallback]
-        do { due = try await store.dueCallbacks() } catch {
+        // Claimed for longer than the deliveries of one pass can take.
+        let lease = configuration.requestTimeout * 20 + .seconds(60)
+        do { due = try await store.claimDueCallbacks(limit: 20, lease: lease) } catch {
             logger.error("callback queue unreadable", metadata: ["error": "\(error)"])
             return
         }

@@ -147,15 +147,19 @@ enum StoreChecks {
         #expect(row.result == result)
         #expect(row.completedAt == time.now.timeIntervalSince1970)
 
-        let due = try await store.dueCallbacks()
+        let due = try await store.claimDueCallbacks(limit: 20, lease: .seconds(120))
         #expect(due.map(\.url) == ["https://example.test/cb"])
         #expect(due.first?.attempts == 0 && due.first?.clientId == station.id && due.first?.body == Data("ids only".utf8))
         let callback = try #require(due.first)
+        // Claimed: not handed out again while the lease runs; a sender that died leaves it to the next.
+        #expect(try await store.claimDueCallbacks(limit: 20, lease: .seconds(120)).isEmpty)
+        time.advance(seconds: 121)
+        #expect(try await store.claimDueCallbacks(limit: 20, lease: .seconds(120)).map(\.id) == [callback.id])
         try await store.callbackFailed(id: callback.id, retryIn: .seconds(30))
-        #expect(try await store.dueCallbacks().isEmpty)
+        #expect(try await store.claimDueCallbacks(limit: 20, lease: .seconds(120)).isEmpty)
         #expect(try await store.pendingCallbackCount() == 1)
         time.advance(seconds: 31)
-        #expect(try await store.dueCallbacks().map(\.attempts) == [1])
+        #expect(try await store.claimDueCallbacks(limit: 20, lease: .seconds(120)).map(\.attempts) == [1])
         try await store.callbackDelivered(id: callback.id)
         #expect(try await store.pendingCallbackCount() == 0)
 
@@ -182,6 +186,40 @@ struct PostgresReferenceStoreIntegrationTests {
     @Test func accountsBelongToTheirClient() async throws { try await StoreChecks.run(.postgres, StoreChecks.accountsBelongToTheirClient) }
     @Test func partsAreStoredOnceWithTheirIdempotentAnswer() async throws { try await StoreChecks.run(.postgres, StoreChecks.partsAreStoredOnceWithTheirIdempotentAnswer) }
     @Test func completionQueuesTheCallbackUntilDelivered() async throws { try await StoreChecks.run(.postgres, StoreChecks.completionQueuesTheCallbackUntilDelivered) }
+
+    /// Two backend processes (two connection pools) claiming callbacks from one database
+    /// at once: every callback goes to exactly one of them.
+    @Test func backendsSharingADatabaseClaimEachCallbackOnce() async throws {
+        try await PostgresTestEnvironment.withDatabase { url in
+            let total = 60
+            try await PostgresReferenceStore.run(url: url, logger: PostgresTestEnvironment.logger) { store in
+                let station = try await store.addClient(name: "kiosk-1")
+                for index in 0..<total {
+                    let callback = QueuedCallback(clientId: station.id, url: "https://example.test/\(index)", body: Data())
+                    try await store.complete(executionId: "none", result: Data(), callback: callback)
+                }
+            }
+            let claims = try await withThrowingTaskGroup(of: [Int64].self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await PostgresReferenceStore.run(url: url, logger: PostgresTestEnvironment.logger) { store in
+                            var claimed: [Int64] = []
+                            while case let batch = try await store.claimDueCallbacks(limit: 7, lease: .seconds(600)), !batch.isEmpty {
+                                claimed += batch.map(\.id)
+                            }
+                            return claimed
+                        }
+                    }
+                }
+                var all: [[Int64]] = []
+                for try await claimed in group { all.append(claimed) }
+                return all
+            }
+            let everything = claims.flatMap { $0 }
+            #expect(everything.count == total)
+            #expect(Set(everything).count == total)
+        }
+    }
 
     /// Backends starting together against one new database: the advisory lock lets one migrate.
     @Test func backendsStartingTogetherMigrateOnce() async throws {

@@ -243,14 +243,19 @@ public final class PostgresReferenceStore: ReferenceStore {
 
     // MARK: Callbacks
 
-    public func dueCallbacks(limit: Int) async throws -> [PendingCallback] {
+    public func claimDueCallbacks(limit: Int, lease: Duration) async throws -> [PendingCallback] {
+        // SKIP LOCKED: a row another backend is claiming right now is left to it.
         try await rows(
             """
-            SELECT id, client_id, url, body, attempts FROM callbacks WHERE next_attempt_at <= \(timestamp)
-            ORDER BY next_attempt_at, id LIMIT \(limit)
+            UPDATE callbacks SET next_attempt_at = \(timestamp + StoreSecrets.seconds(lease))
+            WHERE id IN (
+                SELECT id FROM callbacks WHERE next_attempt_at <= \(timestamp)
+                ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            )
+            RETURNING id, client_id, url, body, attempts
             """,
             as: (Int64, String, String, Data, Int).self
-        ).map { PendingCallback(id: $0.0, clientId: $0.1, url: $0.2, body: $0.3, attempts: $0.4) }
+        ).map { PendingCallback(id: $0.0, clientId: $0.1, url: $0.2, body: $0.3, attempts: $0.4) }.sorted { $0.id < $1.id }
     }
 
     public func pendingCallbackCount() async throws -> Int {

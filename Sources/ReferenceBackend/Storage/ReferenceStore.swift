@@ -114,8 +114,11 @@ public protocol ReferenceStore: Sendable {
     /// Records the result, marks the execution PROCESSED and queues its callback, in one transaction.
     func complete(executionId: String, result: Data, callback: QueuedCallback?) async throws
 
-    /// Callbacks whose next attempt is due, earliest first.
-    func dueCallbacks(limit: Int) async throws -> [PendingCallback]
+    /// Claims callbacks whose next attempt is due: they are not handed out again before
+    /// `lease` has passed, so backend processes sharing one database do not send the same
+    /// callback at once, and a sender that dies leaves them to the next one.
+    /// - Returns: the claimed callbacks, in id order.
+    func claimDueCallbacks(limit: Int, lease: Duration) async throws -> [PendingCallback]
     func pendingCallbackCount() async throws -> Int
     func callbackDelivered(id: Int64) async throws
     func callbackFailed(id: Int64, retryIn: Duration) async throws
@@ -128,9 +131,6 @@ public protocol ReferenceStore: Sendable {
     func schemaVersion() async throws -> Int
 }
 
-extension ReferenceStore {
-    public func dueCallbacks() async throws -> [PendingCallback] { try await dueCallbacks(limit: 20) }
-}
 
 /// Hashing, random tokens and comparison shared by the stores and the server.
 enum StoreSecrets {

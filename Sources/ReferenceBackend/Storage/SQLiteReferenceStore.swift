@@ -197,11 +197,15 @@ public actor SQLiteReferenceStore: ReferenceStore {
 
     // MARK: Callbacks
 
-    public func dueCallbacks(limit: Int) throws(SQLiteError) -> [PendingCallback] {
+    public func claimDueCallbacks(limit: Int, lease: Duration) throws(SQLiteError) -> [PendingCallback] {
         try db.query(
-            "SELECT id, client_id, url, body, attempts FROM callbacks WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?",
-            [.real(timestamp), .integer(Int64(limit))]
-        ).map { PendingCallback(id: $0[0].int ?? 0, clientId: $0[1].string ?? "", url: $0[2].string ?? "", body: Data($0[3].bytes ?? []), attempts: Int($0[4].int ?? 0)) }
+            """
+            UPDATE callbacks SET next_attempt_at = ?
+            WHERE id IN (SELECT id FROM callbacks WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?)
+            RETURNING id, client_id, url, body, attempts
+            """,
+            [.real(timestamp + StoreSecrets.seconds(lease)), .real(timestamp), .integer(Int64(limit))]
+        ).sorted { ($0[0].int ?? 0) < ($1[0].int ?? 0) }.map { PendingCallback(id: $0[0].int ?? 0, clientId: $0[1].string ?? "", url: $0[2].string ?? "", body: Data($0[3].bytes ?? []), attempts: Int($0[4].int ?? 0)) }
     }
 
     public func pendingCallbackCount() throws(SQLiteError) -> Int {
