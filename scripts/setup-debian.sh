@@ -10,10 +10,14 @@ packages=(
     libv4l-dev
     # the real PC/SC stack the tests and the demo use
     pcscd vsmartcard-vpcd
+    # the reference backend's PostgreSQL tests (scripts/postgres.sh runs a private cluster)
+    postgresql
     # docs/events.schema.json and docs/backend-api.yaml are checked with python
     python3 python3-jsonschema python3-pip
     # the display's browser tests: a real headless Chromium driven over WebDriver
     chromium chromium-driver
+    # the TLS pinning tests make their certificates with the openssl command
+    openssl
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.

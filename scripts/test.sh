@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: set up, build once, start the real PC/SC stack, run every test.
+# `make test`: set up, build once, start the real PC/SC stack and a private PostgreSQL,
+# run every test.
 # Prints how long each stage takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +26,18 @@ stage_end "build"
 
 stage "start pcscd with the vpcd virtual reader"
 scripts/pcscd-vpcd.sh start
-trap 'scripts/pcscd-vpcd.sh stop >/dev/null || true' EXIT
+stop_postgres() { [ "$postgres_ours" -eq 0 ] || scripts/postgres.sh stop >/dev/null || true; }
+postgres_ours=0
+trap 'scripts/pcscd-vpcd.sh stop >/dev/null || true; stop_postgres' EXIT
 stage_end "pcscd"
+
+stage "start PostgreSQL (a private cluster for the reference backend's PostgreSQL tests)"
+# One started earlier by hand stays running afterwards.
+scripts/postgres.sh status >/dev/null 2>&1 || postgres_ours=1
+scripts/postgres.sh start >/dev/null
+IDKIOSK_POSTGRES_URL=$(scripts/postgres.sh url)
+export IDKIOSK_POSTGRES_URL
+stage_end "PostgreSQL"
 
 stage "tests (swift test, serial: the PC/SC tests share one pcscd)"
 status=0
@@ -34,6 +45,7 @@ export IDKIOSK_PCSCD=1
 run_filtered swift test --skip-build --no-parallel || status=$?
 stage_end "tests"
 scripts/pcscd-vpcd.sh stop >/dev/null || true
+stop_postgres
 
 stage "rig tests (Camera and Flash on vivid, v4l2loopback and gpio-sim, in a QEMU VM)"
 rig_status=0

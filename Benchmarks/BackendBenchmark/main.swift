@@ -2,7 +2,8 @@
 // backend (plain and with application-layer encryption, sequential and concurrent) and
 // the outbox's durable enqueue/acknowledge cycle. Bounded in count; only 127.0.0.1.
 //
-// usage: swift run -c release BackendBenchmark [--uploads N] [--records N] [--kib N]
+// usage: swift run -c release BackendBenchmark [--uploads N] [--records N] [--kib N] [--postgres URL]
+// (--postgres: the reference backend stores in that PostgreSQL database instead of SQLite)
 import AsyncHTTPClient
 import Backend
 import Foundation
@@ -13,13 +14,16 @@ import ServiceLifecycle
 struct Options {
     var uploads = 200
     var records = 300
-    var kib = 200
+    var kib = 1024
+    var postgresURL: String?
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
         while let name = iterator.next() {
-            let value = iterator.next().flatMap(Int.init) ?? 0
+            let raw = iterator.next()
+            let value = raw.flatMap(Int.init) ?? 0
             switch name {
+            case "--postgres": postgresURL = raw
             case "--uploads": uploads = min(max(value, 1), 5_000)
             case "--records": records = min(max(value, 1), 10_000)
             case "--kib": kib = min(max(value, 1), 4_096)
@@ -55,8 +59,15 @@ enum BackendBenchmark {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        if let url = options.postgresURL {
+            try await PostgresReferenceStore.run(url: url, logger: logger) { try await run(store: $0, options, directory: directory, logger: logger) }
+        } else {
+            let store = try SQLiteReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
+            try await run(store: store, options, directory: directory, logger: logger)
+        }
+    }
 
-        let store = try ReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
+    static func run(store: any ReferenceStore, _ options: Options, directory: URL, logger: Logger) async throws {
         let station = try await store.addClient(name: "bench")
         var configuration = ReferenceServer.Configuration()
         configuration.encryption = try EncryptionKeyring()
@@ -71,7 +82,8 @@ enum BackendBenchmark {
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { return }
             let body = jpeg(bytes: options.kib * 1024)
-            print("backend benchmark: \(options.uploads) uploads and \(options.records) outbox records of \(options.kib) KiB, 127.0.0.1:\(port)")
+            let storage = options.postgresURL == nil ? "SQLite" : "PostgreSQL"
+            print("backend benchmark: \(options.uploads) uploads and \(options.records) outbox records of \(options.kib) KiB, 127.0.0.1:\(port), backend on \(storage)")
 
             for encrypted in [false, true] {
                 var clientConfiguration = HTTPVerificationBackend<ContinuousClock>.Configuration(

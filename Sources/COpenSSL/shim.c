@@ -165,6 +165,18 @@ done:
     return ok;
 }
 
+static int COpenSSL_add_anchors(X509_STORE *store, const uint8_t *anchors, const size_t *anchor_lens, size_t anchors_count) {
+    const uint8_t *p = anchors;
+    for (size_t i = 0; i < anchors_count; i++) {
+        X509 *anchor = COpenSSL_certificate(p, anchor_lens[i]);
+        p += anchor_lens[i];
+        if (anchor == NULL) return 0;
+        if (X509_STORE_add_cert(store, anchor) != 1) { ERR_clear_error(); }  // a duplicate anchor is not an error
+        X509_free(anchor);
+    }
+    return 1;
+}
+
 int COpenSSL_verify_chain(const uint8_t *leaf, size_t leaf_len,
                           const uint8_t *anchors, const size_t *anchor_lens, size_t anchors_count,
                           const uint8_t *crls, const size_t *crl_lens, size_t crls_count,
@@ -176,17 +188,8 @@ int COpenSSL_verify_chain(const uint8_t *leaf, size_t leaf_len,
     int result = -1;
     X509_STORE_CTX *ctx = NULL;
     X509_STORE *store = X509_STORE_new();
-    if (store == NULL) goto done;
-    const uint8_t *p = anchors;
-    for (size_t i = 0; i < anchors_count; i++) {
-        X509 *anchor = COpenSSL_certificate(p, anchor_lens[i]);
-        p += anchor_lens[i];
-        if (anchor == NULL) goto done;
-        int added = X509_STORE_add_cert(store, anchor);
-        X509_free(anchor);
-        if (added != 1) { ERR_clear_error(); }  // a duplicate anchor is not an error
-    }
-    p = crls;
+    if (store == NULL || !COpenSSL_add_anchors(store, anchors, anchor_lens, anchors_count)) goto done;
+    const uint8_t *p = crls;
     for (size_t i = 0; i < crls_count; i++) {
         const unsigned char *q = p;
         X509_CRL *crl = d2i_X509_CRL(NULL, &q, (long)crl_lens[i]);
@@ -212,6 +215,72 @@ done:
     X509_STORE_CTX_free(ctx);
     X509_STORE_free(store);
     X509_free(cert);
+    return result;
+}
+
+int COpenSSL_verify_server_chain(const uint8_t *chain, const size_t *chain_lens, size_t chain_count,
+                                 const uint8_t *anchors, const size_t *anchor_lens, size_t anchors_count,
+                                 const char *trust_file, const char *trust_dir,
+                                 uint8_t *spki_sha256, size_t spki_cap, size_t *validated_count,
+                                 int *verify_error, char *reason, size_t reason_len) {
+    if (reason_len > 0) reason[0] = '\0';
+    *verify_error = 0;
+    *validated_count = 0;
+    if (chain_count == 0) return -1;
+    int result = -1;
+    X509 *leaf = NULL;
+    STACK_OF(X509) *untrusted = NULL;
+    X509_STORE_CTX *ctx = NULL;
+    X509_STORE *store = X509_STORE_new();
+    if (store == NULL) goto done;
+    if (anchors_count > 0) {
+        if (!COpenSSL_add_anchors(store, anchors, anchor_lens, anchors_count)) goto done;
+    } else if (trust_file != NULL || trust_dir != NULL) {
+        if (X509_STORE_load_locations(store, trust_file, trust_dir) != 1) goto done;
+    } else if (X509_STORE_set_default_paths(store) != 1) {
+        goto done;
+    }
+    untrusted = sk_X509_new_null();
+    if (untrusted == NULL) goto done;
+    const uint8_t *p = chain;
+    for (size_t i = 0; i < chain_count; i++) {
+        X509 *cert = COpenSSL_certificate(p, chain_lens[i]);
+        p += chain_lens[i];
+        if (cert == NULL) goto done;
+        if (i == 0) { leaf = cert; continue; }
+        if (sk_X509_push(untrusted, cert) <= 0) { X509_free(cert); goto done; }
+    }
+    ctx = X509_STORE_CTX_new();
+    if (ctx == NULL || X509_STORE_CTX_init(ctx, store, leaf, untrusted) != 1) goto done;
+    X509_STORE_CTX_set_purpose(ctx, X509_PURPOSE_SSL_SERVER);
+    if (X509_verify_cert(ctx) != 1) {
+        *verify_error = X509_STORE_CTX_get_error(ctx);
+        if (reason_len > 0) {
+            strncpy(reason, X509_verify_cert_error_string(*verify_error), reason_len - 1);
+            reason[reason_len - 1] = '\0';
+        }
+        result = 0;
+        goto done;
+    }
+    STACK_OF(X509) *validated = X509_STORE_CTX_get0_chain(ctx);
+    int count = validated == NULL ? 0 : sk_X509_num(validated);
+    if (count <= 0 || (size_t)count > spki_cap) goto done;
+    for (int i = 0; i < count; i++) {
+        unsigned char *spki = NULL;
+        int spki_len = i2d_PUBKEY(X509_get0_pubkey(sk_X509_value(validated, i)), &spki);
+        if (spki_len <= 0) goto done;
+        unsigned int digest_len = 0;
+        int ok = EVP_Digest(spki, (size_t)spki_len, spki_sha256 + 32 * (size_t)i, &digest_len, EVP_sha256(), NULL);
+        OPENSSL_free(spki);
+        if (ok != 1 || digest_len != 32) goto done;
+    }
+    *validated_count = (size_t)count;
+    result = 1;
+done:
+    X509_STORE_CTX_free(ctx);
+    X509_STORE_free(store);
+    sk_X509_pop_free(untrusted, X509_free);
+    X509_free(leaf);
     return result;
 }
 

@@ -18,12 +18,12 @@ public struct CallbackSender: Service {
         public init() {}
     }
 
-    let store: ReferenceStore
+    let store: any ReferenceStore
     let httpClient: HTTPClient
     let configuration: Configuration
     let logger: Logger
 
-    public init(store: ReferenceStore, httpClient: HTTPClient, configuration: Configuration = .init(), logger: Logger) {
+    public init(store: any ReferenceStore, httpClient: HTTPClient, configuration: Configuration = .init(), logger: Logger) {
         self.store = store
         self.httpClient = httpClient
         self.configuration = configuration
@@ -43,7 +43,9 @@ public struct CallbackSender: Service {
     /// One pass over the callbacks that are due.
     public func deliverDue() async {
         let due: [PendingCallback]
-        do { due = try await store.dueCallbacks() } catch {
+        // Claimed for longer than the deliveries of one pass can take.
+        let lease = configuration.requestTimeout * 20 + .seconds(60)
+        do { due = try await store.claimDueCallbacks(limit: 20, lease: lease) } catch {
             logger.error("callback queue unreadable", metadata: ["error": "\(error)"])
             return
         }

@@ -39,6 +39,6 @@ public actor EncryptionKeyring {
 
     /// The first 16 hex digits of the SPKI's SHA-256, via the API's own key id space.
     private static func keyId(for spki: Data) -> String {
-        ReferenceStore.hash(Array(spki)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        StoreSecrets.hash(Array(spki)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -27,12 +27,12 @@ public struct ReferenceServer: Sendable {
         }
     }
 
-    let store: ReferenceStore
+    let store: any ReferenceStore
     let configuration: Configuration
     let faults: FaultPlan?
 
     /// - Parameter faults: injected failures for fault tests and demos; nil in production.
-    public init(store: ReferenceStore, configuration: Configuration = .init(), faults: FaultPlan? = nil) {
+    public init(store: any ReferenceStore, configuration: Configuration = .init(), faults: FaultPlan? = nil) {
         self.store = store
         self.configuration = configuration
         self.faults = faults
@@ -146,7 +146,7 @@ public struct ReferenceServer: Sendable {
         }
         var request = request
         let body = try await openIfSealed(request, try await collect(&request, limit: configuration.maxPartBytes))
-        let requestHash = ReferenceStore.hash(Array("\(credentialId)/\(classifier.rawValue)/".utf8) + Array(body))
+        let requestHash = StoreSecrets.hash(Array("\(credentialId)/\(classifier.rawValue)/".utf8) + Array(body))
         if let earlier = try await db({ try await store.idempotentAnswer(clientId: clientId, key: key) }) {
             guard earlier.requestHash == requestHash else {
                 throw APIFailure(.conflict, .IDEMPOTENCY_CONFLICT, "Idempotency-Key reused for another request")
@@ -203,10 +203,10 @@ public struct ReferenceServer: Sendable {
             idResult: outcome.idResult,
             faceResult: outcome.faceResult
         )
-        var callback: (clientId: String, url: String, body: Data)?
+        var callback: QueuedCallback?
         if let url = row.callbackURL {
             let body = CallbackBody(callbackSentAt: stamp.string(from: now), account: Ref(id: accountId), workflowExecution: .init(id: row.id, status: .PROCESSED))
-            callback = (clientId, url, try encode(body))
+            callback = QueuedCallback(clientId: clientId, url: url, body: try encode(body))
         }
         let encodedDetails = try encode(details)
         try await db { try await store.complete(executionId: row.id, result: encodedDetails, callback: callback) }
@@ -274,9 +274,11 @@ public struct ReferenceServer: Sendable {
             throw APIFailure(.notFound, .NOT_FOUND, "no such workflow execution")
         }
         if row.status == .INITIATED || row.status == .ACQUIRED, store.now().timeIntervalSince1970 >= row.tokenExpiresAt {
-            row.status = .TOKEN_EXPIRED
+            // Never used: the token expired. Started (parts uploaded) but not finalized: the session expired.
+            let expired: WorkflowStatus = row.status == .INITIATED ? .TOKEN_EXPIRED : .SESSION_EXPIRED
+            row.status = expired
             let id = row.id
-            try await db { try await store.setStatus(executionId: id, .TOKEN_EXPIRED) }
+            try await db { try await store.setStatus(executionId: id, expired) }
         }
         return (row, accountId)
     }
@@ -284,7 +286,7 @@ public struct ReferenceServer: Sendable {
     /// The session token must be the execution's, and the execution still open.
     private func checkSession(_ request: Request, _ row: ExecutionRow) async throws(APIFailure) {
         guard let token = request.headers[HTTPField.Name("X-Session-Token")!],
-              ReferenceStore.constantTimeEqual(ReferenceStore.hash(Array(token.utf8)), row.sessionTokenHash)
+              StoreSecrets.constantTimeEqual(StoreSecrets.hash(Array(token.utf8)), row.sessionTokenHash)
         else {
             throw APIFailure(.forbidden, .UNAUTHORIZED, "session token does not belong to the workflow execution")
         }

@@ -18,9 +18,38 @@ struct IDKioskBackend: AsyncParsableCommand {
     )
 }
 
+/// Where the backend stores: a SQLite file by default, PostgreSQL when a URL is given.
 struct StorageOptions: ParsableArguments {
+    /// The configuration equivalent of `--database-url`; it keeps the password out of `ps`.
+    static let urlVariable = "IDKIOSK_BACKEND_DATABASE_URL"
+
     @Option(name: .long, help: "The SQLite database file (created and migrated when needed).")
     var database = "idkiosk-backend.sqlite"
+    @Option(name: .long, help: ArgumentHelp(
+        "PostgreSQL instead of SQLite: postgres://user:password@host:port/database[?sslmode=disable|prefer|require] (migrated when needed).",
+        discussion: "Also read from the environment variable \(StorageOptions.urlVariable), which keeps the password out of the process list."
+    ))
+    var databaseURL: String?
+
+    var postgresURL: String? {
+        databaseURL ?? ProcessInfo.processInfo.environment[Self.urlVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func validate() throws {
+        if let url = postgresURL {
+            do { _ = try PostgresURL(url) } catch { throw ValidationError("--database-url: \(error)") }
+        }
+    }
+
+    /// Opens the configured store (migrating it), runs `body` with it and closes it.
+    func withStore<T: Sendable>(logger: Logger, _ body: (any ReferenceStore) async throws -> T) async throws -> T {
+        if let url = postgresURL {
+            logger.info("storage: PostgreSQL", metadata: ["url": "\((try? PostgresURL(url).redacted) ?? "?")"])
+            return try await PostgresReferenceStore.run(url: url, logger: logger) { try await body($0) }
+        }
+        logger.info("storage: SQLite", metadata: ["path": "\(database)"])
+        return try await body(try SQLiteReferenceStore(path: database))
+    }
 }
 
 struct Serve: AsyncParsableCommand {
@@ -51,7 +80,10 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "idkiosk-backend")
         logger.logLevel = .info
-        let store = try ReferenceStore(path: storage.database)
+        try await storage.withStore(logger: logger) { store in try await serve(store: store, logger: logger) }
+    }
+
+    private func serve(store: any ReferenceStore, logger: Logger) async throws {
         var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
         configuration.accessTokenLifetime = tokenLifetime
         configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
@@ -95,8 +127,7 @@ struct Clients: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let store = try ReferenceStore(path: storage.database)
-            let client = try await store.addClient(name: name)
+            let client = try await storage.withStore(logger: quietLogger) { try await $0.addClient(name: name) }
             if json {
                 let object = ["clientId": client.id, "clientSecret": client.secret, "callbackSecret": client.callbackSecret]
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -115,8 +146,14 @@ struct Clients: AsyncParsableCommand {
         @OptionGroup var storage: StorageOptions
 
         func run() async throws {
-            let store = try ReferenceStore(path: storage.database)
-            for client in try await store.listClients() { print("\(client.id)\t\(client.name)") }
+            for client in try await storage.withStore(logger: quietLogger, { try await $0.listClients() }) { print("\(client.id)\t\(client.name)") }
         }
     }
 }
+
+/// The provisioning commands print only their result; warnings still reach standard error.
+let quietLogger: Logger = {
+    var logger = Logger(label: "idkiosk-backend")
+    logger.logLevel = .warning
+    return logger
+}()

@@ -21,8 +21,10 @@ import Testing
         }
     }
 
-    @Test func anotherStationsAccountIsNotFound() async throws {
-        try await LoopbackBackend.with { backend in
+    @Test func anotherStationsAccountIsNotFound() async throws { try await Self.anotherStationsAccount(.sqlite) }
+
+    static func anotherStationsAccount(_ storage: TestStorage) async throws {
+        try await LoopbackBackend.with(storage: storage) { backend in
             let owner = backend.client()
             let account = try await owner.createAccount(Fixtures.account())
             let id = try account.credential(.ID)

@@ -7,8 +7,10 @@ import Testing
 
 /// The station's client against the reference backend over real HTTP on 127.0.0.1.
 @Suite struct ContractTests {
-    @Test func idWithChipJourneyIsProcessedWithEveryCheckSaid() async throws {
-        try await LoopbackBackend.with { backend in
+    @Test func idWithChipJourneyIsProcessedWithEveryCheckSaid() async throws { try await Self.idWithChipJourney(.sqlite) }
+
+    static func idWithChipJourney(_ storage: TestStorage) async throws {
+        try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()
             let account = try await client.createAccount(Fixtures.account(key: 10015))
             #expect(!account.consentItems.isEmpty)
@@ -101,8 +103,10 @@ import Testing
         }
     }
 
-    @Test func uploadsAreIdempotentByKey() async throws {
-        try await LoopbackBackend.with { backend in
+    @Test func uploadsAreIdempotentByKey() async throws { try await Self.idempotentUploads(.sqlite) }
+
+    static func idempotentUploads(_ storage: TestStorage) async throws {
+        try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()
             let account = try await client.createAccount(Fixtures.account())
             let id = try account.credential(.ID)
@@ -135,8 +139,10 @@ import Testing
         }
     }
 
-    @Test func sessionTokenLifetimeEndsTheTransactionWithJ() async throws {
-        try await LoopbackBackend.with { backend in
+    @Test func sessionTokenLifetimeEndsTheTransactionWithJ() async throws { try await Self.sessionTokenExpiry(.sqlite) }
+
+    static func sessionTokenExpiry(_ storage: TestStorage) async throws {
+        try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()
             let account = try await client.createAccount(Fixtures.account(tokenLifetime: 300))
             let id = try account.credential(.ID)
@@ -147,6 +153,21 @@ import Testing
             }
             #expect(error?.kind == .transactionFinished)
             #expect(try await client.status(execution).workflowExecution.status == .TOKEN_EXPIRED)
+        }
+    }
+
+    @Test func startedJourneyThatOutlivesItsTokenIsSessionExpired() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(tokenLifetime: 300))
+            let id = try account.credential(.ID)
+            let execution = ExecutionRef(account)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+            backend.time.advance(seconds: 301)
+            let error = await #expect(throws: BackendError.self) { try await client.finalize(execution) }
+            #expect(error?.kind == .transactionFinished)
+            #expect(error?.cause == "SESSION_EXPIRED")
+            #expect(try await client.status(execution).workflowExecution.status == .SESSION_EXPIRED)
         }
     }
 
@@ -204,4 +225,14 @@ import Testing
             #expect(await backend.faults.requestCount(pathContains: "/") == 0)
         }
     }
+}
+
+/// Key flows of the contract with the reference backend on PostgreSQL: the journey with
+/// every check, idempotent uploads, token expiry and another station's account.
+@Suite(.enabled(if: PostgresTestEnvironment.isAvailable, Comment(rawValue: PostgresTestEnvironment.skipReason)))
+struct PostgresContractIntegrationTests {
+    @Test func idWithChipJourneyIsProcessedWithEveryCheckSaid() async throws { try await ContractTests.idWithChipJourney(.postgres) }
+    @Test func uploadsAreIdempotentByKey() async throws { try await ContractTests.idempotentUploads(.postgres) }
+    @Test func sessionTokenLifetimeEndsTheTransactionWithJ() async throws { try await ContractTests.sessionTokenExpiry(.postgres) }
+    @Test func anotherStationsAccountIsNotFound() async throws { try await AuthorizationTests.anotherStationsAccount(.postgres) }
 }

@@ -130,3 +130,34 @@ import Testing
         }
     }
 }
+
+@Suite struct ConnectionResetTests {
+    /// The connection is reset while the part's bytes flow: A (retryable), and the
+    /// station's next try with the same idempotency key stores the part once.
+    @Test func resetMidUploadIsARetryableAAndTheRepeatIsStoredOnce() async throws {
+        try await LoopbackBackend.with { backend in
+            try await ResettingProxy.with(targetPort: backend.port, resets: 2, afterBytes: 16 << 10) { proxy, port in
+                let client = backend.client { configuration in
+                    configuration.baseURL = "http://127.0.0.1:\(port)"
+                    configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+                }
+                let account = try await client.createAccount(Fixtures.account())
+                let body = Fixtures.jpeg(width: 1920, height: 1080)
+                #expect(body.count > 16 << 10)
+                let upload = PartUpload(execution: ExecutionRef(account), credentialId: try account.credential(.ID).id, classifier: .front, body: body)
+                // Both attempts are reset mid-upload.
+                let error = await #expect(throws: BackendError.self) { try await client.uploadPart(upload) }
+                #expect(error?.flowError.code == "A300000")
+                #expect(error?.isRetryable == true)
+                #expect(proxy.resetCount == 2)
+                #expect(try await backend.store.partCount(executionId: account.workflowExecution.id) == 0)
+                // Later (the outbox's next delivery) the same upload goes through, once.
+                let answer = try await client.uploadPart(upload)
+                #expect(answer.usability.decision == .PASSED)
+                _ = try await client.uploadPart(upload)
+                #expect(try await backend.store.partCount(executionId: account.workflowExecution.id) == 1)
+                #expect(try await backend.store.deliveredKeys(clientId: backend.station.id) == [upload.idempotencyKey])
+            }
+        }
+    }
+}

@@ -4,7 +4,10 @@ import NIOCore
 import NIOHTTP1
 import Backend
 import Foundation
+import Hummingbird
+import HummingbirdTLS
 import Logging
+import NIOSSL
 import ReferenceBackend
 import ServiceLifecycle
 import Synchronization
@@ -21,15 +24,17 @@ final class ManualTime: Sendable {
 /// A reference backend on 127.0.0.1 with an ephemeral port and a temporary SQLite file,
 /// and a station client provisioned in it.
 struct LoopbackBackend: Sendable {
-    let store: ReferenceStore
+    let store: any ReferenceStore
     let port: Int
     let station: ProvisionedClient
     let httpClient: HTTPClient
     let faults: FaultPlan
     let time: ManualTime
     let directory: URL
+    /// https when the backend serves TLS.
+    let scheme: String
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
 
     static let logger: Logger = {
         var logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -38,7 +43,11 @@ struct LoopbackBackend: Sendable {
     }()
 
     /// Runs `body` with a fresh backend and stops it afterwards.
+    /// - Parameter storage: SQLite in a temporary file, or a new database on the PostgreSQL test server.
+    /// - Parameter tls: serve HTTPS with this server configuration instead of HTTP.
     static func with<T: Sendable>(
+        storage: TestStorage = .sqlite,
+        tls: TLSConfiguration? = nil,
         configure: (inout ReferenceServer.Configuration) -> Void = { _ in },
         _ body: (LoopbackBackend) async throws -> T
     ) async throws -> T {
@@ -46,16 +55,34 @@ struct LoopbackBackend: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let time = ManualTime()
-        let store = try ReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path, now: { time.now })
+        return try await storage.withStore(directory: directory, now: { time.now }) { store in
+            try await serve(store: store, time: time, directory: directory, tls: tls, configure: configure, body)
+        }
+    }
+
+    private static func serve<T: Sendable>(
+        store: any ReferenceStore, time: ManualTime, directory: URL, tls: TLSConfiguration?,
+        configure: (inout ReferenceServer.Configuration) -> Void, _ body: (LoopbackBackend) async throws -> T
+    ) async throws -> T {
         let station = try await store.addClient(name: "station-1")
         var configuration = ReferenceServer.Configuration()
         configure(&configuration)
         let faults = FaultPlan()
         let server = ReferenceServer(store: store, configuration: configuration, faults: faults)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = server.makeApplication(host: "127.0.0.1", port: 0, logger: logger) { port in
+        let running: @Sendable (Int) async -> Void = { port in
             continuation.yield(port)
             continuation.finish()
+        }
+        let app: any Service
+        if let tls {
+            app = Application(
+                router: server.makeRouter(), server: try .tls(.http1(), tlsConfiguration: tls),
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { await running($0.localAddress?.port ?? 0) }, logger: logger
+            )
+        } else {
+            app = server.makeApplication(host: "127.0.0.1", port: 0, logger: logger, onServerRunning: running)
         }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -63,7 +90,10 @@ struct LoopbackBackend: Sendable {
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw TestFailure("server did not start") }
-            let backend = LoopbackBackend(store: store, port: port, station: station, httpClient: httpClient, faults: faults, time: time, directory: directory)
+            let backend = LoopbackBackend(
+                store: store, port: port, station: station, httpClient: httpClient, faults: faults, time: time, directory: directory,
+                scheme: tls == nil ? "http" : "https"
+            )
             do {
                 let value = try await body(backend)
                 try await httpClient.shutdown()
@@ -109,6 +139,50 @@ struct LoopbackBackend: Sendable {
         let answer = try await raw(.POST, "/oauth2/token", headers: [("Authorization", "Basic \(basic)"), ("Content-Type", "application/x-www-form-urlencoded")],
                                    body: Data("grant_type=client_credentials".utf8))
         return try JSONDecoder().decode(TokenResponse.self, from: answer.body).accessToken
+    }
+}
+
+/// Where a test's reference backend stores.
+enum TestStorage: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// Opens a fresh store of this kind, runs `body` with it and removes it afterwards.
+    func withStore<T: Sendable>(directory: URL, now: @escaping @Sendable () -> Date, _ body: (any ReferenceStore) async throws -> T) async throws -> T {
+        try await withLocation(directory: directory) { location in try await location.open(now: now, body) }
+    }
+
+    /// A place for a store of this kind that can be opened more than once (a file, a database).
+    func withLocation<T: Sendable>(directory: URL, _ body: (StoreLocation) async throws -> T) async throws -> T {
+        switch self {
+        case .sqlite: try await body(.sqlite(path: directory.appendingPathComponent("backend.sqlite").path))
+        case .postgres: try await PostgresTestEnvironment.withDatabase { try await body(.postgres(url: $0)) }
+        }
+    }
+
+    /// The schema version a migrated store of this kind is at.
+    var latestSchemaVersion: Int {
+        switch self {
+        case .sqlite: SQLiteReferenceStore.migrations.count
+        case .postgres: PostgresReferenceStore.migrations.count
+        }
+    }
+}
+
+enum StoreLocation: Sendable {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    /// Opens (and migrates) the store, runs `body` and closes it.
+    func open<T: Sendable>(now: @escaping @Sendable () -> Date, _ body: (any ReferenceStore) async throws -> T) async throws -> T {
+        switch self {
+        case .sqlite(let path):
+            try await body(try SQLiteReferenceStore(path: path, now: now))
+        case .postgres(let url):
+            try await PostgresReferenceStore.run(url: url, logger: PostgresTestEnvironment.logger, now: now) { try await body($0) }
+        }
     }
 }
 

@@ -84,7 +84,7 @@ import Testing
                                                              body: Fixtures.jpeg(width: 1280, height: 800)).body))
             collected.append(("EncryptionKey", try await backend.raw(.GET, "/api/v1/encryption-key", headers: [auth[0]]).body))
             // The queued callback's body.
-            let callback = try #require(try await backend.store.dueCallbacks().first)
+            let callback = try #require(try await backend.store.claimDueCallbacks(limit: 20, lease: .seconds(60)).first)
             collected.append(("Callback", callback.body))
             return collected.map { Answer(schema: $0.0, body: $0.1) }
         }

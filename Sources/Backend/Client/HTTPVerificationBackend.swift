@@ -28,6 +28,10 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         public var maxResponseBytes = 4 << 20
         /// Seal uploads with ``ApplicationLayerEncryption`` when the backend publishes a key.
         public var applicationLayerEncryption = true
+        /// Public key pinning: every call then goes over a connection whose validated chain
+        /// holds a pinned key, else fails with B before the request is sent. nil: the
+        /// `HTTPClient`'s normal TLS validation only.
+        public var pinning: SPKIPinning?
 
         public init(baseURL: String, clientId: String, clientSecret: String) {
             self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -56,6 +60,7 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
     private var tokens: TokenCache<C.Instant>
     private var tokenWaiters: [CheckedContinuation<Void, Never>] = []
     private var encryption: EncryptionState = .unknown
+    private var pinnedTransport: PinnedHTTPSTransport?
 
     private enum EncryptionState {
         case unknown
@@ -250,10 +255,7 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             let failure: BackendError
             var retryAfter: Duration?
             do {
-                let response = try await httpClient.execute(request, timeout: .nanoseconds(Self.nanoseconds(timeout)))
-                let collected = try await response.body.collect(upTo: configuration.maxResponseBytes)
-                let data = Data(collected.readableBytesView)
-                let status = Int(response.status.code)
+                let (status, headers, data) = try await perform(request, body: body, timeout: timeout, call: call)
                 if (200..<300).contains(status) {
                     logger.debug("backend call done", metadata: ["call": "\(call)", "attempt": "\(attempt)", "status": "\(status)"])
                     return (data, status)
@@ -267,7 +269,7 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
                     logger.info("access token refused, refreshing", metadata: ["call": "\(call)"])
                     continue
                 }
-                retryAfter = Self.retryAfter(response.headers)
+                retryAfter = Self.retryAfter(headers)
                 if call == .token { lastRetryAfter = retryAfter }
                 failure = Self.error(forStatus: status, body: data, call: call)
             } catch let error as BackendError {
@@ -290,6 +292,31 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
                 do { try await clock.sleep(for: delay) } catch { throw failure }
             }
         }
+    }
+
+    /// One attempt: through the pinned transport when pinning is configured, else the `HTTPClient`.
+    private func perform(
+        _ request: HTTPClientRequest, body: Data?, timeout: Duration, call: BackendError.Call
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
+        if let pinning = configuration.pinning {
+            let transport: PinnedHTTPSTransport
+            if let existing = pinnedTransport {
+                transport = existing
+            } else {
+                do { transport = try PinnedHTTPSTransport(pinning: pinning, group: httpClient.eventLoopGroup) } catch {
+                    throw BackendError(.secureConnection, call: call, message: "TLS context for pinning failed", cause: "\(error)")
+                }
+                pinnedTransport = transport
+            }
+            let answer = try await transport.execute(
+                method: request.method, url: request.url, headers: request.headers, body: body, timeout: timeout,
+                maxResponseBytes: configuration.maxResponseBytes, call: call
+            )
+            return (answer.status, answer.headers, answer.body)
+        }
+        let response = try await httpClient.execute(request, timeout: .nanoseconds(Self.nanoseconds(timeout)))
+        let collected = try await response.body.collect(upTo: configuration.maxResponseBytes)
+        return (Int(response.status.code), response.headers, Data(collected.readableBytesView))
     }
 
     // MARK: Mapping
@@ -328,6 +355,9 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             default:
                 return BackendError(.network, call: call, message: "exchange failed", cause: "\(client)")
             }
+        }
+        if let channel = error as? ChannelError, case .connectTimeout = channel {
+            return BackendError(.noConnection, call: call, message: "could not connect", cause: "connect timeout")
         }
         if error is NIOConnectionError {
             return BackendError(.noConnection, call: call, message: "could not connect", cause: cause)

@@ -234,4 +234,22 @@ int COpenSSL_dh_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t
 /// Clears the rest of the queue so the next failure reports its own cause.
 unsigned long COpenSSL_pop_error(char *buf, size_t buf_len);
 
+/// Verifies a TLS server's certificate chain for the purpose "SSL server" at the current
+/// time (X509_verify_cert): `chain` holds `chain_count` DER certificates concatenated,
+/// leaf first, the rest untrusted intermediates, with their lengths in `chain_lens`.
+/// Trust anchors: the `anchors_count` DER certificates of `anchors` when there are any,
+/// else the PEM file `trust_file` or the hashed directory `trust_dir` when not NULL,
+/// else OpenSSL's default paths (X509_STORE_set_default_paths: /etc/ssl/certs on Debian).
+/// The host name is not checked here (the TLS library checks it).
+/// On success writes SHA-256 of each validated certificate's DER SubjectPublicKeyInfo
+/// (i2d_PUBKEY), leaf first, 32 bytes each, to `spki_sha256` (room for `spki_cap`
+/// certificates) and their number to `validated_count`.
+/// Returns 1 on success, 0 when the chain does not verify (`verify_error` holds the
+/// X509_V_ERR code and `reason` its text), -1 when an input does not decode or a call fails.
+int COpenSSL_verify_server_chain(const uint8_t *chain, const size_t *chain_lens, size_t chain_count,
+                                 const uint8_t *anchors, const size_t *anchor_lens, size_t anchors_count,
+                                 const char *trust_file, const char *trust_dir,
+                                 uint8_t *spki_sha256, size_t spki_cap, size_t *validated_count,
+                                 int *verify_error, char *reason, size_t reason_len);
+
 #endif

@@ -27,7 +27,7 @@ struct StationHarness: Sendable {
     let autopilot: Autopilot?
     let outbox: Outbox
     let backend: HTTPVerificationBackend<ContinuousClock>
-    let store: ReferenceStore
+    let store: any ReferenceStore
     let camera: FakeCamera
     let chip: FakeChip
 
@@ -56,7 +56,7 @@ struct StationHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let issuer = try TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
-        let store = try ReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
+        let store = try SQLiteReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
         let client = try await store.addClient(name: "station-test")
         var serverConfiguration = ReferenceServer.Configuration()
         serverConfiguration.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))

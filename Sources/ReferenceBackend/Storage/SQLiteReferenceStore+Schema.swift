@@ -1,7 +1,7 @@
-extension ReferenceStore {
+extension SQLiteReferenceStore {
     /// The schema, one script per version (`PRAGMA user_version`). Never edit a shipped
     /// script: add the next one.
-    static let migrations: [String] = [
+    public static let migrations: [String] = [
         """
         CREATE TABLE clients (
             id TEXT PRIMARY KEY,
