@@ -193,7 +193,9 @@ private final class ReadSession {
             }
         }
 
-        // Headers first, so the overall total is known before the long reads.
+        // Headers first, so the overall total is known before the long reads. DG2, the
+        // largest, last: it is then still selected and read first, without a second SELECT.
+        if let face = wanted.firstIndex(of: .dg2) { wanted.append(wanted.remove(at: face)) }
         var heads: [(file: LDSFile, head: [UInt8], total: Int)] = []
         for file in wanted {
             switch try await head(of: file) {
@@ -205,6 +207,7 @@ private final class ReadSession {
                 refused[file] = status
             }
         }
+        if let last = heads.popLast() { heads.insert(last, at: 0) }
         for entry in heads {
             bytesRead -= entry.head.count
             files[entry.file] = try await readRest(of: entry.file, head: entry.head, total: entry.total)

@@ -112,7 +112,8 @@ import VirtualPassport
         quirks.maxReadLength = 2000
         let passport = try TestPassport.passport(dataSet, quirks: quirks)
         let first = InMemoryTransport(passport)
-        // 15 commands reach the end of the header pass, DG1 takes 2, DG2's select 1: the 25th is DG2's 7th chunk.
+        // 15 commands reach the end of the header pass, whose last file is DG2: it is read first,
+        // without a SELECT, so the 25th command is DG2's 10th chunk.
         first.failAfter(24)
         let second = InMemoryTransport(passport)
         let log = ProgressLog()
@@ -132,7 +133,7 @@ import VirtualPassport
         #expect(dg2 == dg2.sorted() && Set(dg2).count == dg2.count)
         // The second connection read DG2 from where the first stopped, not from its start.
         let firstRead = try #require(second.commands.first { $0.ins == 0xB0 })
-        #expect(Int(firstRead.p1) << 8 | Int(firstRead.p2) == 8 + 6 * 2000)
+        #expect(Int(firstRead.p1) << 8 | Int(firstRead.p2) == 8 + 9 * 2000)
     }
 
     @Test func logsRecoveriesWithoutPersonalData() async throws {
