@@ -31,6 +31,9 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
         var serviceUp = false
         var watchers: [Int: AsyncStream<ReaderPresence>.Continuation] = [:]
         var cardWaiters: [Int: CheckedContinuation<String, Never>] = [:]
+        /// Documents placed on a matching reader since the start: a lifted document's return
+        /// is the next one, whatever the reader's state said a moment before.
+        var insertions = 0
         var next = 0
         var monitor: Task<Void, Never>?
     }
@@ -84,6 +87,7 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
                 state.readers[reader] = nil
             case .cardInserted(let reader, _) where matches(reader):
                 state.readers[reader] = true
+                state.insertions += 1
                 out.append(.cardPresent(true))
                 wake = Array(state.cardWaiters.values)
                 wakeReader = reader
@@ -160,6 +164,29 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
         return reader.isEmpty ? nil : reader
     }
 
+    /// Waits until more than `count` documents have been placed, up to `timeout`.
+    private func waitForInsertion(after count: Int, timeout: Duration) async -> Bool {
+        let id = state.withLock { state -> Int in
+            state.next += 1
+            return state.next
+        }
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            let waiter = self?.state.withLock { $0.cardWaiters.removeValue(forKey: id) }
+            waiter?.resume(returning: "")
+        }
+        defer { timer.cancel() }
+        let reader = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let already = state.withLock { state -> Bool in
+                if state.insertions > count { return true }
+                state.cardWaiters[id] = continuation
+                return false
+            }
+            if already { continuation.resume(returning: "inserted") }
+        }
+        return !reader.isEmpty
+    }
+
     public func read(key: ScanFlow.ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipOutcome {
         start()
         report(.waitingForCard)
@@ -178,12 +205,24 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
         let returnTimeout = settings.returnTimeout
         let reconnect: ChipReader.Reconnect = { [weak self] in
             report(.cardLost)
-            guard let self, await self.readerWithCard(timeout: returnTimeout) != nil else {
-                throw ChipDeviceError(.unreadable, "the document did not come back to the reader")
+            guard let self else { throw ChipDeviceError(.unreadable, "the station is shutting down") }
+            // The monitor may not have seen the document go yet, and pcscd may not report a
+            // document lifted and put back between two of its polls at all: try, and on failure
+            // try again when a document is placed or after half a second, until the time for
+            // its return is up.
+            let clock = ContinuousClock()
+            let deadline = clock.now + returnTimeout
+            while clock.now < deadline {
+                let seen = self.state.withLock { $0.insertions }
+                do {
+                    try await connection.reconnect()
+                    report(.resumed)
+                    return connection
+                } catch {
+                    _ = await self.waitForInsertion(after: seen, timeout: min(.milliseconds(500), deadline - clock.now))
+                }
             }
-            try await connection.reconnect()
-            report(.resumed)
-            return connection
+            throw ChipDeviceError(.unreadable, "the document did not come back to the reader")
         }
         let lastPercent = Mutex(-1)
         let progress: @Sendable (ChipReadProgress) -> Void = { p in
