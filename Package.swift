@@ -241,6 +241,20 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "StationBenchmark",
+            dependencies: [
+                "Station", "Display", "ScanFlow", "KioskTestKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/StationBenchmark",
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
             name: "MRTDBenchmark",
             dependencies: ["MRTD", "VirtualPassport", "KioskTestKit"],
             path: "Benchmarks/MRTDBenchmark",

@@ -10,7 +10,7 @@ run_filtered() {
     return "${PIPESTATUS[0]}"
 }
 scripts/setup-debian.sh
-for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark; do
+for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark StationBenchmark idkiosk idkiosk-backend; do
     run_filtered swift build -c release --product "$product"
 done
 bin=$(swift build -c release --show-bin-path)
@@ -33,3 +33,6 @@ echo "==> Backend uploads and outbox (reference backend on loopback)"
 echo
 echo "==> Camera frame conversion (ours against libv4lconvert, synthetic frames)"
 "$bin/CameraBenchmark"
+echo
+echo "==> The station: start to READY, memory, action to the display's WebSocket"
+"$bin/StationBenchmark"

@@ -15,6 +15,8 @@ public final class DemoStack: Sendable {
     public let backend: ChildProcess
     public let serve: ChildProcess
     public let database: String
+    /// When `idkiosk serve` was spawned.
+    public let serveStartedAt: ContinuousClock.Instant
 
     public var displayURL: String { "http://127.0.0.1:\(displayPort)/" }
     public var statusURL: String { "http://127.0.0.1:\(statusPort)" }
@@ -93,6 +95,7 @@ public final class DemoStack: Sendable {
         if options.autopilot > 0 {
             arguments += ["--autopilot", "\(options.autopilot)", "--autopilot-pause-ms", "\(options.autopilotPauseMs)"]
         }
+        serveStartedAt = ContinuousClock.now
         serve = try ChildProcess(bin + "/idkiosk", arguments, extraEnvironment: options.environment, logPath: directory + "/serve.log")
         guard await waitForTCPPort(displayPort), await waitForTCPPort(statusPort) else {
             throw ChildProcessError("idkiosk serve did not listen: \(serve.output)")

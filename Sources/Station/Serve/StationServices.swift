@@ -54,7 +54,8 @@ public struct SystemdService: Service {
                 }
                 lastStatus = health.statusLine
                 if announced, health.live { notifier.watchdog() }
-                try? await Task.sleep(for: interval)
+                // Until READY=1, look often: systemd (and whoever waits on it) waits for it.
+                try? await Task.sleep(for: announced ? interval : .milliseconds(20))
             }
         }
         notifier.stopping()
