@@ -142,30 +142,17 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
 
     /// The reader with a document on it, waiting up to `timeout` for one.
     private func readerWithCard(timeout: Duration) async -> String? {
-        if let present = state.withLock({ $0.readers.first { $0.value }?.key }) { return present }
-        let id = state.withLock { state -> Int in
-            state.next += 1
-            return state.next
-        }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            let waiter = self?.state.withLock { $0.cardWaiters.removeValue(forKey: id) }
-            waiter?.resume(returning: "")
-        }
-        defer { timer.cancel() }
-        let reader = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let present = state.withLock { state -> String? in
-                if let present = state.readers.first(where: { $0.value })?.key { return present }
-                state.cardWaiters[id] = continuation
-                return nil
-            }
-            if let present { continuation.resume(returning: present) }
-        }
-        return reader.isEmpty ? nil : reader
+        await waitForDocument(timeout: timeout) { state in state.readers.first { $0.value }?.key }
     }
 
     /// Waits until more than `count` documents have been placed, up to `timeout`.
     private func waitForInsertion(after count: Int, timeout: Duration) async -> Bool {
+        await waitForDocument(timeout: timeout) { state in state.insertions > count ? "inserted" : nil } != nil
+    }
+
+    /// Waits until `satisfied` says so, checked now and at every document placed on a
+    /// matching reader, up to `timeout`; `nil` when the time ran out.
+    private func waitForDocument(timeout: Duration, _ satisfied: @escaping @Sendable (State) -> String?) async -> String? {
         let id = state.withLock { state -> Int in
             state.next += 1
             return state.next
@@ -176,15 +163,15 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
             waiter?.resume(returning: "")
         }
         defer { timer.cancel() }
-        let reader = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let already = state.withLock { state -> Bool in
-                if state.insertions > count { return true }
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let now = state.withLock { state -> String? in
+                if let answer = satisfied(state) { return answer }
                 state.cardWaiters[id] = continuation
-                return false
+                return nil
             }
-            if already { continuation.resume(returning: "inserted") }
+            if let now { continuation.resume(returning: now) }
         }
-        return !reader.isEmpty
+        return answer.isEmpty ? nil : answer
     }
 
     public func read(key: ScanFlow.ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipOutcome {
