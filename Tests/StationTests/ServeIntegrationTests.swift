@@ -10,12 +10,23 @@ import FoundationNetworking
 /// /metrics, a whole journey run by the autopilot, and SIGTERM in the middle of a journey.
 @Suite(.serialized, .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)))
 struct ServeIntegrationTests {
+    /// Runs `body` with the demo's stack and stops it afterwards, also when `body` throws.
+    func withStack(_ options: DemoStack.Options, _ body: (DemoStack) async throws -> Void) async throws {
+        let stack = try await DemoStack(options)
+        do {
+            try await body(stack)
+        } catch {
+            await stack.stop()
+            throw error
+        }
+        await stack.stop()
+    }
+
     @Test func readyWatchdogStatusHealthAndMetrics() async throws {
         let notify = try NotifySocket()
         var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
         options.environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"]
-        let stack = try await DemoStack(options)
-        do {
+        try await withStack(options) { stack in
             let ready = await notify.receive(until: "READY=1")
             #expect(ready.last?.contains("READY=1") == true, "\(ready)")
             #expect(ready.last?.contains("STATUS=idle") == true, "\(ready)")
@@ -33,18 +44,13 @@ struct ServeIntegrationTests {
             #expect(status == 0, "\(stack.serve.output.suffix(2000))")
             let stopping = await notify.receive(until: "STOPPING=1", limit: .seconds(5))
             #expect(stopping.last?.contains("STOPPING=1") == true)
-        } catch {
-            await stack.stop()
-            throw error
         }
-        await stack.stop()
     }
 
     @Test func theAutopilotsJourneyEndsWithTheBackendsDecision() async throws {
         var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
         options.autopilot = 1
-        let stack = try await DemoStack(options)
-        do {
+        try await withStack(options) { stack in
             try await stack.waitForOutput("autopilot: the journey succeeded", limit: .seconds(120))
             try await stack.waitForOutput("backend decision for ", limit: .seconds(60))
             let output = stack.serve.output
@@ -54,27 +60,18 @@ struct ServeIntegrationTests {
             let metrics = try await stack.get("/metrics")
             #expect(metrics.body.contains("idkiosk_journeys_total{outcome=\"success\"} 1"), "\(metrics.body)")
             #expect(metrics.body.contains("idkiosk_chip_read_apdus"))
-        } catch {
-            await stack.stop()
-            throw error
         }
-        await stack.stop()
     }
 
     @Test func sigtermMidJourneyCancelsWipesAndExitsCleanly() async throws {
         var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
         options.autopilot = 1
         options.autopilotPauseMs = 4000
-        let stack = try await DemoStack(options)
-        do {
+        try await withStack(options) { stack in
             try await stack.waitForOutput("journey started", limit: .seconds(60))
             let status = await stack.serve.terminate()
             #expect(status == 0, "\(stack.serve.output.suffix(2000))")
             #expect(stack.serve.output.contains("shutting down mid-journey"))
-        } catch {
-            await stack.stop()
-            throw error
         }
-        await stack.stop()
     }
 }
