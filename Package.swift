@@ -238,7 +238,13 @@ let package = Package(
         // Test support
         .target(
             name: "KioskTestKit",
-            dependencies: ["APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log"),
+                // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),

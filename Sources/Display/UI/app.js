@@ -188,7 +188,11 @@
   // MARK: Messages
 
   function receive(message) {
-    clearTimeout(app.autoTimer);
+    // A newer screen supersedes a command the UI meant to send for an older one (replay).
+    // Answers and notices do not: a late logicalError must not swallow the next command.
+    if (!["logicalError", "commandRefused", "inactivityWarning", "update"].includes(message.type)) {
+      clearTimeout(app.autoTimer);
+    }
     switch (message.type) {
       case "station": return onStation(message.screen);
       case "initialized": return onInitialized(message);
@@ -531,18 +535,20 @@
     show("scan", () => h("section", { class: "scan" + (face ? " face" : " document"), "data-part": journey.part, "data-mode": journey.mode },
       h("h1", { class: "instruction", id: "instruction" }),
       h("p", { class: "legal", id: "legal", hidden: true }),
-      h("div", { class: "viewport" },
-        app.config.preview
-          ? h("img", { id: "preview", src: "/preview.mjpeg" + (token ? "?token=" + encodeURIComponent(token) : ""), alt: "" })
-          : h("div", { class: "no-preview" }, t("scan.noPreview")),
-        h("div", { class: "guide " + (face ? "oval" : "card"), "aria-hidden": "true" }),
-        h("div", { class: "flash-notice", id: "flash", hidden: true }, t("flash.on"))),
-      h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
-      h("div", { id: "tilt-slot" }),
-      h("div", { id: "notices" }),
-      h("div", { class: "actions" },
-        button("help", t("scan.help"), openHelp, "secondary"),
-        manual ? button("takeImage", t("scan.takeImage"), () => send("takeImage")) : null)));
+      h("div", { class: "scan-body" },
+        h("div", { class: "viewport" },
+          app.config.preview
+            ? h("img", { id: "preview", src: "/preview.mjpeg" + (token ? "?token=" + encodeURIComponent(token) : ""), alt: "" })
+            : h("div", { class: "no-preview" }, t("scan.noPreview")),
+          h("div", { class: "guide " + (face ? "oval" : "card"), "aria-hidden": "true" }),
+          h("div", { class: "flash-notice", id: "flash", hidden: true }, t("flash.on"))),
+        h("div", { class: "side" },
+          h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
+          h("div", { id: "tilt-slot" }),
+          h("div", { id: "notices" }),
+          h("div", { class: "actions" },
+            manual ? button("takeImage", t("scan.takeImage"), () => send("takeImage")) : null,
+            button("help", t("scan.help"), openHelp, "secondary"))))));
     const key = journey.part + "/" + journey.mode;
     const rebuild = app.view;
     app.view = () => {
