@@ -261,7 +261,7 @@ let package = Package(
             dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Camera", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DisplayTests",
             dependencies: [
