@@ -214,6 +214,47 @@ struct DefaultUITests {
         }
     }
 
+    @Test func repeatedFailuresOfferTheFallbackWithAShutter() async throws {
+        // Two failures, then the third: the controller offers the manual fallback (3 attempts).
+        let outcomes: [Controller.PartOutcome] = [
+            .retry(Retry.Reason(code: 12, message: "Document too far away")), .rejected([.front: .blurry]),
+            .rejected([.front: .notReadable]),
+        ]
+        try await withKiosk(outcomes: outcomes) { browser, station, _ in
+            try await browser.click("button[data-action='startJourney']")
+            try await browser.click("button[data-action='accept']")
+            try await browser.click("button[data-action='country-AUT']")
+            try await browser.click("button[data-action='document-passport-plastic']")
+            #expect(await station.requested.next() == .capture(.docFinder))
+            await station.capture()
+            try await screen(browser, "retry")
+            #expect(try await text(browser, ".reason[data-code='12']") == "Document too far away")
+            try await shoot(browser, "40-retry")
+            try await browser.click("button[data-action='retake']")
+            #expect(await station.requested.next() == .capture(.docFinder))
+            await station.capture()
+            try await browser.waitFor(".reasons li[data-code='2001']", containing: "blurry")
+            #expect(try await browser.element("[data-kind='fallback']") == nil)
+            try await browser.click("button[data-action='retake']")
+            #expect(await station.requested.next() == .capture(.docFinder))
+            await station.capture()
+            try await browser.waitFor(".reasons li[data-code='200']")
+            try await browser.waitFor("[data-kind='fallback']")
+            try await shoot(browser, "41-fallback-offer")
+            try await browser.click("button[data-action='switchToFallback']")
+
+            try await browser.waitFor("main[data-screen='scan'] section[data-mode='manual']")
+            try await browser.waitFor("#notices .notice", containing: "take the photo yourself")
+            try await shoot(browser, "42-manual")
+            try await browser.click("button[data-action='takeImage']")
+            #expect(await station.requested.next() == .capture(.manual))
+            await station.capture()
+            try await screen(browser, "confirmation")
+            #expect(await station.commands.contains(.flow(.switchToFallback)))
+            #expect(await station.commands.contains(.flow(.takeImage)))
+        }
+    }
+
     @Test func outOfServiceListsTheMissingDevices() async throws {
         var configuration = DisplayServer.Configuration(port: 0)
         configuration.theme.appearance = .dark

@@ -155,6 +155,38 @@ import Testing
         }
     }
 
+    @Test func anOperatorsOwnPageReplacesTheDefaultUI() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("display-ui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("i18n"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("<html><body>our own kiosk page</body></html>".utf8).write(to: directory.appendingPathComponent("index.html"))
+        try Data(#"{"language": "Nederlands"}"#.utf8).write(to: directory.appendingPathComponent("i18n/nl.json"))
+        let configuration = DisplayServer.Configuration(port: 0, defaultLanguage: "nl", uiDirectory: directory.path)
+        try await TestDisplayServer.with(configuration: configuration) { server in
+            #expect(String(decoding: try await httpGet(server.base + "/").body, as: UTF8.self).contains("our own kiosk page"))
+            #expect(try await httpGet(server.base + "/app.js").status == 404)
+            let config = try await httpGet(server.base + "/config.json")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(config.body)) as? [String: Any])
+            #expect(object["languages"] as? [String] == ["nl"])
+        }
+    }
+
+    @Test func aMissingUserInterfaceStopsTheServerWithWhereItLooked() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("display-empty-\(UUID().uuidString)").path
+        let server = DisplayServer(
+            configuration: .init(port: 0, uiDirectory: empty), hub: DisplayHub(logger: TestDisplayServer.logger), preview: nil,
+            logger: TestDisplayServer.logger
+        )
+        await #expect(throws: DisplayServerError.userInterfaceMissing(searched: [empty])) { try await server.run() }
+        var theme = Theme()
+        theme.primary = Theme.Value("red; background: url(http://example.org)")
+        let styled = DisplayServer(
+            configuration: .init(port: 0, theme: theme), hub: DisplayHub(logger: TestDisplayServer.logger), preview: nil,
+            logger: TestDisplayServer.logger
+        )
+        await #expect(throws: DisplayServerError.invalidTheme(colours: ["primary"])) { try await styled.run() }
+    }
+
     @Test func theMJPEGPreviewDeliversTheSourcesFrames() async throws {
         let frames: [[UInt8]] = (1...3).map { index in [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: UInt8(index), count: 100 * index) + [0xFF, 0xD9] }
         let source = ScriptedPreview(frames: frames)

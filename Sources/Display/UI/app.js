@@ -425,6 +425,7 @@
     if (!journey) return;
     switch (step.name) {
       case "prepare":
+        if (step.part !== journey.part) journey.switchedToFallback = false;
         journey.part = step.part;
         journey.side = null;
         journey.fallback = null;
@@ -437,6 +438,8 @@
       case "scanView":
         journey.part = step.part;
         journey.mode = step.mode;
+        // A new attempt starts without the last attempt's prompts.
+        if (step.name === "started") journey.update = {};
         journey.update = journey.update || {};
         if (step.mode === "nfc") return showChip();
         if (step.mode === "web") return; // digitalHandoff shows the hand-off
@@ -575,7 +578,8 @@
     const tilt = state && state.state === "tilt" ? state : null;
     document.getElementById("tilt-slot").replaceChildren(...(tilt ? [tiltGauge(tilt.current, tilt.target)] : []));
     document.getElementById("notices").replaceChildren(...[
-      update.fallbackNotice ? h("p", { class: "notice" }, t("scan.fallbackNotice")) : null,
+      journey.switchedToFallback && (journey.mode === "manual" || journey.mode === "faceManual")
+        ? h("p", { class: "notice" }, t("scan.fallbackNotice")) : null,
       update.cameraUnavailable ? h("p", { class: "notice negative" }, t("scan.cameraUnavailable")) : null,
     ].filter(Boolean));
   }
@@ -627,7 +631,7 @@
         journey.update.legalHint = update.text;
         break;
       case "fallback":
-        journey.update.fallbackNotice = true;
+        journey.switchedToFallback = true;
         journey.fallback = null;
         break;
       case "nfcExtractionStarted":
