@@ -125,6 +125,8 @@ import Testing
             #expect(page.status == 200)
             #expect(page.headers.contains { $0.0.lowercased() == "content-type" && $0.1.hasPrefix("text/html") })
             #expect(String(decoding: page.body, as: UTF8.self).contains("<html"))
+            let policy = page.headers.first { $0.0.lowercased() == "content-security-policy" }?.1 ?? ""
+            #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && !policy.contains("script-src 'self' 'unsafe-inline'"))
 
             let config = try await httpGet(server.base + "/config.json")
             #expect(config.status == 200)
