@@ -266,8 +266,6 @@ let package = Package(
             name: "DisplayTests",
             dependencies: [
                 "Display", "ScanFlow", "KioskTestKit", "Camera",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
