@@ -13,7 +13,7 @@ packages=(
     # docs/events.schema.json and docs/backend-api.yaml are checked with python
     python3 python3-jsonschema python3-pip
     # the display's browser tests: a real headless Chromium driven over WebDriver
-    chromium chromium-driver
+    chromium chromium-driver fonts-dejavu-core
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.
