@@ -277,6 +277,32 @@ struct DefaultUITests {
         }
     }
 
+    @Test func aNetworkErrorIsRetriedByThePerson() async throws {
+        try await withKiosk { browser, station, _ in
+            try await browser.click("button[data-action='startJourney']")
+            try await browser.click("button[data-action='accept']")
+            try await browser.click("button[data-action='country-AUT']")
+            try await browser.click("button[data-action='document-passport-plastic']")
+            #expect(await station.requested.next() == .capture(.docFinder))
+            await station.capture()
+            try await browser.click("button[data-action='confirm']")
+            #expect(await station.requested.next() == .chipRead)
+            await station.readChip(progress: [50, 100])
+            #expect(await station.requested.next() == .capture(.faceLiveness))
+            await station.capture()
+            #expect(await station.requested.next() == .finalize)
+            await station.finalize(failing: FlowError(.A, detail: "100503"))
+            try await screen(browser, "error")
+            #expect(try await text(browser, "#error-code").contains("A100503"))
+            try await shoot(browser, "50-network-error")
+            try await browser.click("button[data-action='retryAfterError']")
+            #expect(await station.requested.next() == .finalize)
+            await station.finalize()
+            try await screen(browser, "result")
+            #expect(await station.commands.contains(.flow(.retryAfterError)))
+        }
+    }
+
     @Test func outOfServiceListsTheMissingDevices() async throws {
         var configuration = DisplayServer.Configuration(port: 0)
         configuration.theme.appearance = .dark

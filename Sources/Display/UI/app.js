@@ -782,9 +782,7 @@
       h("h1", {}, t("error.title")),
       h("p", { class: "lead" }, errorText(error)),
       h("p", { class: "code", id: "error-code" }, t("error.code", { code: error.code })),
-      h("div", { class: "actions" },
-        button("cancel", t("app.cancel"), confirmCancel, "secondary"),
-        button("retryAfterError", t("error.retry"), () => send("retryAfterError")))));
+      h("div", { class: "actions" }, button("retryAfterError", t("error.retry"), () => send("retryAfterError")))));
   }
 
   function onFinished(result) {
