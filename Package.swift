@@ -264,7 +264,13 @@ let package = Package(
         // Test support
         .target(
             name: "KioskTestKit",
-            dependencies: ["APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log"),
+                // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
@@ -291,13 +297,11 @@ let package = Package(
             dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Camera", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow"], swiftSettings: strict),
+        .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DisplayTests",
             dependencies: [
                 "Display", "ScanFlow", "KioskTestKit", "Camera",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

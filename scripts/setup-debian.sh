@@ -15,7 +15,7 @@ packages=(
     # docs/events.schema.json and docs/backend-api.yaml are checked with python
     python3 python3-jsonschema python3-pip
     # the display's browser tests: a real headless Chromium driven over WebDriver
-    chromium chromium-driver
+    chromium chromium-driver fonts-dejavu-core
     # the TLS pinning tests make their certificates with the openssl command
     openssl
 )

@@ -151,11 +151,19 @@ public struct DisplayServer: Service {
         }
     }
 
+    /// The page may load and connect to the station only: no other network, no inline script.
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+        + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
     static func file(_ file: UIAssets.File?) -> Response {
         guard let file else { return Response(status: .notFound) }
         return Response(
             status: .ok,
-            headers: [.contentType: file.contentType, .cacheControl: "no-cache"],
+            headers: [
+                .contentType: file.contentType, .cacheControl: "no-cache",
+                .contentSecurityPolicy: contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+            ],
             body: .init(byteBuffer: ByteBuffer(bytes: file.bytes))
         )
     }

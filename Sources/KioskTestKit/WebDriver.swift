@@ -1,13 +1,14 @@
+import AsyncHTTPClient
 public import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// A small W3C WebDriver client for a real headless Chromium (Debian's `chromium` and
 /// `chromium-driver`): starts chromedriver on a free port, opens a session, navigates,
 /// finds elements by CSS, clicks, reads text, waits with a bounded poll and takes
 /// screenshots. Enough to click through the Default UI; not a general browser library.
+/// HTTP goes through AsyncHTTPClient: FoundationNetworking refuses chromedriver's header lines
+/// ("Content-Length:249", without a space) with "Failed writing header".
 public actor WebDriver {
     /// An element of the page, as WebDriver references it.
     public struct Element: Hashable, Sendable {
@@ -39,7 +40,7 @@ public actor WebDriver {
         return "chromium and chromedriver are installed"
     }
 
-    private static let elementKey = "element-6066-11e4-a23c-4e4e4ece9f50"
+    private static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
     private let process: Process
     private let base: URL
@@ -103,7 +104,9 @@ public actor WebDriver {
             guard let value = answer as? [String: Any], let session = value["sessionId"] as? String else {
                 throw Failure("chromedriver gave no session: \(answer)")
             }
-            return WebDriver(process: process, base: base, session: session, logDirectory: directory)
+            let driver = WebDriver(process: process, base: base, session: session, logDirectory: directory)
+            try await driver.setViewport(width: width, height: height)
+            return driver
         } catch {
             process.terminate()
             throw error
@@ -115,9 +118,17 @@ public actor WebDriver {
         guard !quitted else { return }
         quitted = true
         _ = try? await command("DELETE", "")
-        process.terminate()
+        _ = try? await Self.exchange("GET", base.appendingPathComponent("shutdown"), json: nil)
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: logDirectory)
+    }
+
+    /// Sizes the window so that the page's viewport (what screenshots show) is `width` × `height`.
+    private func setViewport(width: Int, height: Int) async throws {
+        let chrome = try await execute("return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight].join(',')")
+        let extra = (chrome ?? "0,0").split(separator: ",").map { Int($0) ?? 0 }
+        _ = try await command("POST", "/window/rect", ["width": width + extra[0], "height": height + (extra.count > 1 ? extra[1] : 0)])
     }
 
     // MARK: Page
@@ -236,14 +247,15 @@ public actor WebDriver {
     }
 
     private static func exchange(_ method: String, _ url: URL, json: Data?) async throws -> (Data, Int) {
-        var request = URLRequest(url: url, timeoutInterval: 60)
-        request.httpMethod = method
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: method)
         if let json {
-            request.httpBody = json
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = .bytes(ByteBuffer(bytes: json))
+            request.headers.add(name: "Content-Type", value: "application/json")
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return (Data(body.readableBytesView), Int(response.status.code))
     }
 
     private static func value(_ data: Data, status: Int, method: String, url: URL) throws -> Any {

@@ -1,5 +1,6 @@
 @testable import Display
 import Foundation
+import KioskTestKit
 import ScanFlow
 import Testing
 
@@ -81,59 +82,13 @@ import Testing
     }
 
     @Test func theSchemaValidatesTheServersFrames() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("display-contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let frames = directory.appendingPathComponent("frames.json")
-        let inputs = directory.appendingPathComponent("inputs.json")
-        let invalid = directory.appendingPathComponent("invalid.json")
-        try Self.encoded(Self.frames).write(to: frames)
-        try Self.encoded(Self.inputs).write(to: inputs)
-        try JSONSerialization.data(withJSONObject: Self.invalid.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
-            .write(to: invalid)
-        let schema = Self.docs.appendingPathComponent("events.schema.json")
-        let (status, output) = try Self.python(Self.validator, arguments: [schema.path, frames.path, inputs.path, invalid.path])
+        let invalid = try JSONSerialization.data(withJSONObject: Self.invalid.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
+        let plan = JSONSchemaCheck.Plan(
+            valid: [("message", "frame", try Self.encoded(Self.frames)), ("command", "input", try Self.encoded(Self.inputs))],
+            invalid: invalid
+        )
+        let (status, output) = try JSONSchemaCheck.run(schema: Self.docs.appendingPathComponent("events.schema.json"), plan)
         #expect(status == 0, "schema validation failed (exit \(status)):\n\(output)")
         #expect(output.contains("validated"), "\(output)")
-    }
-
-    static let validator = """
-        import json, sys
-        try:
-            import jsonschema
-        except ImportError:
-            print("python3 has no jsonschema module: install it with `pip install jsonschema`")
-            sys.exit(3)
-        schema = json.load(open(sys.argv[1]))
-        jsonschema.Draft202012Validator.check_schema(schema)
-        def validator(definition):
-            return jsonschema.Draft202012Validator(dict(schema, oneOf=[{"$ref": "#/$defs/" + definition}]))
-        problems = []
-        for path, definition in ((sys.argv[2], "message"), (sys.argv[3], "command")):
-            check = validator(definition)
-            for item in json.load(open(path)):
-                for error in check.iter_errors(item):
-                    problems.append(definition + " " + json.dumps(item) + ": " + error.message)
-        whole = jsonschema.Draft202012Validator(schema)
-        for item in json.load(open(sys.argv[4])):
-            if whole.is_valid(item):
-                problems.append("accepted an invalid sample: " + json.dumps(item))
-        print("\\n".join(problems[:20]))
-        if problems:
-            sys.exit(1)
-        print("validated")
-        """
-
-    static func python(_ script: String, arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -125,6 +125,8 @@ import Testing
             #expect(page.status == 200)
             #expect(page.headers.contains { $0.0.lowercased() == "content-type" && $0.1.hasPrefix("text/html") })
             #expect(String(decoding: page.body, as: UTF8.self).contains("<html"))
+            let policy = page.headers.first { $0.0.lowercased() == "content-security-policy" }?.1 ?? ""
+            #expect(policy.contains("default-src 'self'") && policy.contains("script-src 'self'") && !policy.contains("script-src 'self' 'unsafe-inline'"))
 
             let config = try await httpGet(server.base + "/config.json")
             #expect(config.status == 200)
@@ -153,6 +155,38 @@ import Testing
             #expect(object["languages"] as? [String] == ["de", "en", "fr"])
             #expect(String(decoding: try await httpGet(server.base + "/i18n/fr.json").body, as: UTF8.self).contains("Français"))
         }
+    }
+
+    @Test func anOperatorsOwnPageReplacesTheDefaultUI() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("display-ui-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("i18n"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("<html><body>our own kiosk page</body></html>".utf8).write(to: directory.appendingPathComponent("index.html"))
+        try Data(#"{"language": "Nederlands"}"#.utf8).write(to: directory.appendingPathComponent("i18n/nl.json"))
+        let configuration = DisplayServer.Configuration(port: 0, defaultLanguage: "nl", uiDirectory: directory.path)
+        try await TestDisplayServer.with(configuration: configuration) { server in
+            #expect(String(decoding: try await httpGet(server.base + "/").body, as: UTF8.self).contains("our own kiosk page"))
+            #expect(try await httpGet(server.base + "/app.js").status == 404)
+            let config = try await httpGet(server.base + "/config.json")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(config.body)) as? [String: Any])
+            #expect(object["languages"] as? [String] == ["nl"])
+        }
+    }
+
+    @Test func aMissingUserInterfaceStopsTheServerWithWhereItLooked() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("display-empty-\(UUID().uuidString)").path
+        let server = DisplayServer(
+            configuration: .init(port: 0, uiDirectory: empty), hub: DisplayHub(logger: TestDisplayServer.logger), preview: nil,
+            logger: TestDisplayServer.logger
+        )
+        await #expect(throws: DisplayServerError.userInterfaceMissing(searched: [empty])) { try await server.run() }
+        var theme = Theme()
+        theme.primary = Theme.Value("red; background: url(http://example.org)")
+        let styled = DisplayServer(
+            configuration: .init(port: 0, theme: theme), hub: DisplayHub(logger: TestDisplayServer.logger), preview: nil,
+            logger: TestDisplayServer.logger
+        )
+        await #expect(throws: DisplayServerError.invalidTheme(colours: ["primary"])) { try await styled.run() }
     }
 
     @Test func theMJPEGPreviewDeliversTheSourcesFrames() async throws {

@@ -22,6 +22,8 @@ actor ScriptedStation {
     /// Instant Feedback for the next uploads, in order; `accepted` when empty.
     private var outcomes: [Controller.PartOutcome]
     private var inactivity: Timeout?
+    private var queue: [(Controller.Action, DisplayClientID?)] = []
+    private var draining = false
     private(set) var pending: Set<Request> = []
     /// The commands the displays sent, in order.
     private(set) var commands: [DisplayInput] = []
@@ -118,40 +120,52 @@ actor ScriptedStation {
 
     // MARK: Actions
 
+    /// Performs actions strictly in order: the actions of an answer (say `partProcessed` after
+    /// `uploadPart`) wait behind the rest of the batch that asked for it, so the display sees
+    /// `processing` before `confirmationView`.
     private func perform(_ actions: [Controller.Action], answering client: DisplayClientID?) async {
-        for action in actions {
-            switch action {
-            case .display(.logicalError(let error)):
-                logicalErrors.append(error)
-                if let client {
-                    await hub.send(.logicalError(error), to: client)
-                } else {
-                    await hub.publish(.flow(.logicalError(error)))
-                }
-            case .display(let message):
-                await hub.publish(.flow(message))
-            case .startCamera(let mode):
-                await perform(controller.cameraStarted(), answering: nil)
-                // Automatic modes capture when the picture is good; manual ones wait for the shutter.
-                if mode != .manual, mode != .faceManual { request(.capture(mode)) }
-            case .captureImage:
-                if let mode = controller.currentScanPart?.mode { request(.capture(mode)) }
-            case .uploadPart:
-                let outcome = outcomes.isEmpty ? .accepted : outcomes.removeFirst()
-                await perform(controller.partProcessed(outcome), answering: nil)
-            case .startChipRead:
-                request(.chipRead)
-            case .finalize:
-                request(.finalize)
-            case .scheduleTimeout(let timeout, _) where timeout.kind == .inactivity:
-                inactivity = timeout
-            case .wipeSession:
-                running = false
-                pending = []
-            case .stopCamera, .pauseDetection, .resumeDetection, .requestFile, .stopChipRead, .uploadChipData,
-                .scheduleTimeout, .cancelTimeout:
-                break
+        queue += actions.map { ($0, client) }
+        guard !draining else { return }
+        draining = true
+        while !queue.isEmpty {
+            let (action, client) = queue.removeFirst()
+            await execute(action, answering: client)
+        }
+        draining = false
+    }
+
+    private func execute(_ action: Controller.Action, answering client: DisplayClientID?) async {
+        switch action {
+        case .display(.logicalError(let error)):
+            logicalErrors.append(error)
+            if let client {
+                await hub.send(.logicalError(error), to: client)
+            } else {
+                await hub.publish(.flow(.logicalError(error)))
             }
+        case .display(let message):
+            await hub.publish(.flow(message))
+        case .startCamera(let mode):
+            await perform(controller.cameraStarted(), answering: nil)
+            // Automatic modes capture when the picture is good; manual ones wait for the shutter.
+            if mode != .manual, mode != .faceManual { request(.capture(mode)) }
+        case .captureImage:
+            if let mode = controller.currentScanPart?.mode { request(.capture(mode)) }
+        case .uploadPart:
+            let outcome = outcomes.isEmpty ? .accepted : outcomes.removeFirst()
+            await perform(controller.partProcessed(outcome), answering: nil)
+        case .startChipRead:
+            request(.chipRead)
+        case .finalize:
+            request(.finalize)
+        case .scheduleTimeout(let timeout, _) where timeout.kind == .inactivity:
+            inactivity = timeout
+        case .wipeSession:
+            running = false
+            pending = []
+        case .stopCamera, .pauseDetection, .resumeDetection, .requestFile, .stopChipRead, .uploadChipData,
+            .scheduleTimeout, .cancelTimeout:
+            break
         }
     }
 

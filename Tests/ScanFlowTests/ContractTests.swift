@@ -1,4 +1,5 @@
 import Foundation
+import KioskTestKit
 import ScanFlow
 import Testing
 
@@ -151,71 +152,22 @@ import Testing
     @Test func theSchemaValidatesTheProducedEvents() throws {
         let schema = Self.docs.appendingPathComponent("events.schema.json")
         #expect(FileManager.default.fileExists(atPath: schema.path), "missing \(schema.path)")
-
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scanflow-contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let messages = directory.appendingPathComponent("messages.json")
-        let commands = directory.appendingPathComponent("commands.json")
-        let invalid = directory.appendingPathComponent("invalid.json")
-        let examples = directory.appendingPathComponent("examples.json")
-        try JSONSerialization.data(withJSONObject: Self.documentedExamples().map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
-            .write(to: examples)
-        try Self.encoded(Self.producedMessages).write(to: messages)
-        try Self.encoded(Self.commands).write(to: commands)
-        try JSONSerialization.data(withJSONObject: Self.invalid.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
-            .write(to: invalid)
-
-        let (status, output) = try Self.python(Self.validator, arguments: [schema.path, messages.path, commands.path, invalid.path, examples.path])
+        let examples = try JSONSerialization.data(
+            withJSONObject: Self.documentedExamples().map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        )
+        let invalid = try JSONSerialization.data(withJSONObject: Self.invalid.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) })
+        // Messages against the message definitions, commands against the command definitions,
+        // the examples of docs/events.md against the whole schema; each invalid sample refused.
+        let plan = JSONSchemaCheck.Plan(
+            valid: [
+                ("message", "message", try Self.encoded(Self.producedMessages)),
+                ("command", "command", try Self.encoded(Self.commands)),
+                (nil, "docs/events.md example", examples),
+            ],
+            invalid: invalid
+        )
+        let (status, output) = try JSONSchemaCheck.run(schema: schema, plan)
         #expect(status == 0, "schema validation failed (exit \(status)):\n\(output)")
         #expect(output.contains("validated"), "\(output)")
-    }
-
-    /// Validates every message against the message definitions, every command against
-    /// the command definitions, the examples of docs/events.md against the whole schema,
-    /// and checks that each invalid sample is refused.
-    static let validator = """
-        import json, sys
-        try:
-            import jsonschema
-        except ImportError:
-            print("python3 has no jsonschema module: install it with `pip install jsonschema`")
-            sys.exit(3)
-        schema = json.load(open(sys.argv[1]))
-        jsonschema.Draft202012Validator.check_schema(schema)
-        def validator(definition):
-            return jsonschema.Draft202012Validator(dict(schema, oneOf=[{"$ref": "#/$defs/" + definition}]))
-        problems = []
-        for path, definition in ((sys.argv[2], "message"), (sys.argv[3], "command")):
-            check = validator(definition)
-            items = json.load(open(path))
-            for item in items:
-                for error in check.iter_errors(item):
-                    problems.append(definition + " " + json.dumps(item) + ": " + error.message)
-        whole = jsonschema.Draft202012Validator(schema)
-        for item in json.load(open(sys.argv[5])):
-            for error in whole.iter_errors(item):
-                problems.append("docs/events.md example " + json.dumps(item) + ": " + error.message)
-        for item in json.load(open(sys.argv[4])):
-            if whole.is_valid(item):
-                problems.append("accepted an invalid sample: " + json.dumps(item))
-        print("\\n".join(problems[:20]))
-        if problems:
-            sys.exit(1)
-        print("validated")
-        """
-
-    /// Runs python3 from PATH; a missing python3 makes the test fail, not skip.
-    static func python(_ script: String, arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -188,7 +188,11 @@
   // MARK: Messages
 
   function receive(message) {
-    clearTimeout(app.autoTimer);
+    // A newer screen supersedes a command the UI meant to send for an older one (replay).
+    // Answers and notices do not: a late logicalError must not swallow the next command.
+    if (!["logicalError", "commandRefused", "inactivityWarning", "update"].includes(message.type)) {
+      clearTimeout(app.autoTimer);
+    }
     switch (message.type) {
       case "station": return onStation(message.screen);
       case "initialized": return onInitialized(message);
@@ -421,6 +425,7 @@
     if (!journey) return;
     switch (step.name) {
       case "prepare":
+        if (step.part !== journey.part) journey.switchedToFallback = false;
         journey.part = step.part;
         journey.side = null;
         journey.fallback = null;
@@ -433,6 +438,8 @@
       case "scanView":
         journey.part = step.part;
         journey.mode = step.mode;
+        // A new attempt starts without the last attempt's prompts.
+        if (step.name === "started") journey.update = {};
         journey.update = journey.update || {};
         if (step.mode === "nfc") return showChip();
         if (step.mode === "web") return; // digitalHandoff shows the hand-off
@@ -531,18 +538,20 @@
     show("scan", () => h("section", { class: "scan" + (face ? " face" : " document"), "data-part": journey.part, "data-mode": journey.mode },
       h("h1", { class: "instruction", id: "instruction" }),
       h("p", { class: "legal", id: "legal", hidden: true }),
-      h("div", { class: "viewport" },
-        app.config.preview
-          ? h("img", { id: "preview", src: "/preview.mjpeg" + (token ? "?token=" + encodeURIComponent(token) : ""), alt: "" })
-          : h("div", { class: "no-preview" }, t("scan.noPreview")),
-        h("div", { class: "guide " + (face ? "oval" : "card"), "aria-hidden": "true" }),
-        h("div", { class: "flash-notice", id: "flash", hidden: true }, t("flash.on"))),
-      h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
-      h("div", { id: "tilt-slot" }),
-      h("div", { id: "notices" }),
-      h("div", { class: "actions" },
-        button("help", t("scan.help"), openHelp, "secondary"),
-        manual ? button("takeImage", t("scan.takeImage"), () => send("takeImage")) : null)));
+      h("div", { class: "scan-body" },
+        h("div", { class: "viewport" },
+          app.config.preview
+            ? h("img", { id: "preview", src: "/preview.mjpeg" + (token ? "?token=" + encodeURIComponent(token) : ""), alt: "" })
+            : h("div", { class: "no-preview" }, t("scan.noPreview")),
+          h("div", { class: "guide " + (face ? "oval" : "card"), "aria-hidden": "true" }),
+          h("div", { class: "flash-notice", id: "flash", hidden: true }, t("flash.on"))),
+        h("div", { class: "side" },
+          h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
+          h("div", { id: "tilt-slot" }),
+          h("div", { id: "notices" }),
+          h("div", { class: "actions" },
+            manual ? button("takeImage", t("scan.takeImage"), () => send("takeImage")) : null,
+            button("help", t("scan.help"), openHelp, "secondary"))))));
     const key = journey.part + "/" + journey.mode;
     const rebuild = app.view;
     app.view = () => {
@@ -569,7 +578,8 @@
     const tilt = state && state.state === "tilt" ? state : null;
     document.getElementById("tilt-slot").replaceChildren(...(tilt ? [tiltGauge(tilt.current, tilt.target)] : []));
     document.getElementById("notices").replaceChildren(...[
-      update.fallbackNotice ? h("p", { class: "notice" }, t("scan.fallbackNotice")) : null,
+      journey.switchedToFallback && (journey.mode === "manual" || journey.mode === "faceManual")
+        ? h("p", { class: "notice" }, t("scan.fallbackNotice")) : null,
       update.cameraUnavailable ? h("p", { class: "notice negative" }, t("scan.cameraUnavailable")) : null,
     ].filter(Boolean));
   }
@@ -621,7 +631,7 @@
         journey.update.legalHint = update.text;
         break;
       case "fallback":
-        journey.update.fallbackNotice = true;
+        journey.switchedToFallback = true;
         journey.fallback = null;
         break;
       case "nfcExtractionStarted":
@@ -772,9 +782,7 @@
       h("h1", {}, t("error.title")),
       h("p", { class: "lead" }, errorText(error)),
       h("p", { class: "code", id: "error-code" }, t("error.code", { code: error.code })),
-      h("div", { class: "actions" },
-        button("cancel", t("app.cancel"), confirmCancel, "secondary"),
-        button("retryAfterError", t("error.retry"), () => send("retryAfterError")))));
+      h("div", { class: "actions" }, button("retryAfterError", t("error.retry"), () => send("retryAfterError")))));
   }
 
   function onFinished(result) {
