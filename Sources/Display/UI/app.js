@@ -95,6 +95,7 @@
 
   // Shows a screen; `build` returns its content and runs again after a language switch.
   function show(name, build) {
+    app.resultView = null;
     app.view = () => {
       const main = screen();
       main.dataset.screen = name;
@@ -225,6 +226,12 @@
   // MARK: Station screens
 
   function onStation(stationScreen) {
+    // Notices within the journey's chip read, and the backend's decision after it: they
+    // neither end the journey nor replace the station's screen between journeys.
+    if (stationScreen.name === "documentLifted" || stationScreen.name === "documentReturned") {
+      return onDocumentNotice(stationScreen.name === "documentLifted");
+    }
+    if (stationScreen.name === "decision") return onDecision(stationScreen);
     app.station = stationScreen;
     app.journey = null;
     closeModal();
@@ -257,6 +264,36 @@
         show("starting", () => h("section", { class: "centered" }, spinner(), h("h1", {}, t("starting.title")), h("p", { class: "lead" }, t("starting.text"))));
         return;
     }
+  }
+
+  // The document left the reader mid-read: ask for it back; the read resumes by itself.
+  function onDocumentNotice(lifted) {
+    if (!app.journey) return;
+    app.journey.lifted = lifted;
+    const percent = app.journey.chip ? app.journey.chip.percent : null;
+    show("nfc", () => chipView(lifted ? "nfc.putBack" : "nfc.keep", lifted ? null : percent));
+    screen().dataset.lifted = lifted ? "true" : "false";
+  }
+
+  // The backend's decision (or, while it is pending, the reference) on the result screen.
+  function onDecision(decision) {
+    if (screen().dataset.screen !== "result") {
+      // A display that connected after the journey: the decision is the whole screen.
+      show("result", () => h("section", { class: "centered result" }, h("h1", {}, t("decision.title"))));
+    }
+    const place = () => {
+      const known = decision.decision ? "decision." + decision.decision : "decision.pending";
+      const box = h("div", { class: "decision", id: "decision", "data-decision": decision.decision || "pending" },
+        h("p", { class: "lead" }, t(has(known) ? known : "decision.pending")),
+        h("p", { class: "code", id: "reference" }, t("decision.reference", { reference: decision.reference })));
+      const old = document.getElementById("decision");
+      if (old) old.replaceWith(box); else screen().querySelector("section").appendChild(box);
+    };
+    place();
+    // A language switch redraws the result screen: the decision is drawn again with it.
+    const view = app.resultView || app.view;
+    app.resultView = view;
+    app.view = () => { view(); place(); };
   }
 
   // MARK: Journey

@@ -91,8 +91,19 @@ public actor StationLoop {
         case chipDone(generation: Int, Result<ChipOutcome, ChipDeviceError>)
         case timeout(generation: Int, Timeout)
         case resultOver(generation: Int)
+        /// The answer to an action of the current batch (an upload queued, a finalisation
+        /// queued): handled after the batch, so the display sees the batch's own messages first.
+        case answer(generation: Int, Answer)
         case tick
         case shutdown
+    }
+
+    enum Answer: Sendable {
+        case partProcessed(Controller.PartOutcome)
+        case finalized
+        case finalizeFailed(FlowError)
+        case sessionFailed(FlowError)
+        case scanFailed(FlowError)
     }
 
     /// One journey's data: personal data lives here and in the outbox only, and is wiped at the end.
@@ -243,6 +254,15 @@ public actor StationLoop {
         case .resultOver(let generation):
             guard generation == self.generation, phase == .result else { return }
             await showIdleOrOutOfService()
+        case .answer(let generation, let answer):
+            guard generation == self.generation, controller != nil else { return }
+            switch answer {
+            case .partProcessed(let outcome): await apply { $0.partProcessed(outcome) }
+            case .finalized: await apply { $0.finalized() }
+            case .finalizeFailed(let error): await apply { $0.finalizeFailed(error) }
+            case .sessionFailed(let error): await apply { $0.sessionFailed(error) }
+            case .scanFailed(let error): await apply { $0.scanFailed(error) }
+            }
         case .shutdown:
             break
         }
@@ -341,7 +361,7 @@ public actor StationLoop {
         case .requestFile:
             // A kiosk has no file picker: the workflow should not offer file mode here.
             logger.warning("file upload requested: a kiosk cannot take files; the part fails")
-            await apply { $0.scanFailed(.cameraUnavailable) }
+            answer(.scanFailed(.cameraUnavailable))
         case .startChipRead(let key):
             startChipRead(key)
         case .stopChipRead:
@@ -396,6 +416,11 @@ public actor StationLoop {
             do { try await clock.sleep(for: after, tolerance: nil) } catch { return }
             continuation.yield(.timeout(generation: generation, timeout))
         }
+    }
+
+    /// Queues the answer to an action behind the rest of the current batch.
+    private func answer(_ answer: Answer) {
+        continuation.yield(.answer(generation: generation, answer))
     }
 
     private func scheduleResultOver() {
@@ -499,7 +524,7 @@ public actor StationLoop {
         }
         // Usability was judged at capture; the backend judges again. Offline, parts wait in
         // the outbox, so the journey goes on either way.
-        await apply { $0.partProcessed(.accepted) }
+        answer(.partProcessed(.accepted))
     }
 
     private func uploadChipData() async {
@@ -520,7 +545,7 @@ public actor StationLoop {
             try await dependencies.outbox.enqueue(upload)
         } catch {
             logger.error("outbox refused a part", metadata: ["error": "\(error)", "classifier": "\(classifier)"])
-            await apply { $0.sessionFailed(StationLoop.outboxUnusable) }
+            answer(.sessionFailed(StationLoop.outboxUnusable))
         }
     }
 
@@ -536,10 +561,10 @@ public actor StationLoop {
         do {
             try await dependencies.outbox.enqueue(.finalize(journey.execution))
             self.journey?.finalized = true
-            await apply { $0.finalized() }
+            answer(.finalized)
         } catch {
             logger.error("outbox refused the finalisation", metadata: ["error": "\(error)"])
-            await apply { $0.finalizeFailed(StationLoop.outboxUnusable) }
+            answer(.finalizeFailed(StationLoop.outboxUnusable))
         }
     }
 
