@@ -266,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child",
+                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
