@@ -250,5 +250,8 @@ struct PostgresReferenceStoreIntegrationTests {
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL("mysql://kiosk@db/backend") }
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL("postgres://db/backend") }
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL("postgres://kiosk@db/backend?sslmode=sometimes") }
+        for mode in ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"] {
+            #expect(throws: Never.self) { try PostgresURL("postgres://kiosk@db/backend?sslmode=\(mode)&sslrootcert=/etc/ssl/db-ca.pem") }
+        }
     }
 }
