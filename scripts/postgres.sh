@@ -10,14 +10,24 @@
 #
 # State lives in $IDKIOSK_STATE_DIR/postgres (default .state/postgres): data/ (the
 # cluster), run/ (the unix socket), password, server.log, pid. The server listens on
-# 127.0.0.1:$IDKIOSK_POSTGRES_PORT (default 54329, not the usual 5432) and on the
+# 127.0.0.1:$IDKIOSK_POSTGRES_PORT (default 54329, not the usual 5432; it must be free) and on the
 # socket in run/. PostgreSQL refuses to run as root: as root, the cluster belongs to
 # the system user `postgres` (Debian's postgresql package creates it); otherwise to
-# the user running the script. It is a test cluster: fsync is off.
+# the user running the script. When that user cannot reach .state (a checkout under
+# /root, say), the state lives in /var/tmp/idkiosk-postgres-<hash of the checkout's path>
+# instead. It is a test cluster: fsync is off.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 state=${IDKIOSK_STATE_DIR:-$here/.state}/postgres
+# The server's user must be able to reach its data directory through every parent.
+if [ "$(id -u)" -eq 0 ] && id postgres >/dev/null 2>&1; then
+    probe=$state
+    while [ ! -e "$probe" ]; do probe=$(dirname "$probe"); done
+    if ! runuser -u postgres -- test -x "$probe" 2>/dev/null; then
+        state=/var/tmp/idkiosk-postgres-$(printf '%s' "$here" | sha256sum | cut -c1-12)
+    fi
+fi
 data=$state/data
 run=$state/run
 pidfile=$state/pid
@@ -85,6 +95,10 @@ start() {
     other=$(server_pid)
     if [ -n "$other" ] && alive "$other"; then
         echo "a PostgreSQL this script did not start (PID $other) runs on $data; stop it first" >&2
+        exit 69
+    fi
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        echo "port $port on 127.0.0.1 is taken by another program; choose one with IDKIOSK_POSTGRES_PORT" >&2
         exit 69
     fi
     init_cluster "$bin"

@@ -133,7 +133,10 @@ struct TestPKI: Sendable {
             for (trust, succeeds) in [(pki.root, true), (pki.otherRoot, false)] {
                 var tls = TLSConfiguration.makeClientConfiguration()
                 tls.trustRoots = .certificates([trust])
-                let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+                // AHC's pool retries a failing TLS connection until the connect timeout: keep it short.
+                let httpClient = HTTPClient(
+                    eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls, timeout: .init(connect: .seconds(2)))
+                )
                 var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(
                     baseURL: "https://localhost:\(backend.port)", clientId: backend.station.id, clientSecret: backend.station.secret
                 )

@@ -81,6 +81,7 @@ enum StoreChecks {
         var foreign = request
         foreign.customerInternalReference = "someone-else"
         #expect(try await store.initiate(clientId: other.id, request: foreign, existingAccountId: created.account.id, baseURL: "http://b") == nil)
+        #expect(try await store.execution(clientId: station.id, accountId: created.account.id, executionId: row.id)?.customerReference == "kiosk-test/0001")
 
         // The owner's update starts a new execution of the same account with the new references.
         var update = request
@@ -250,5 +251,8 @@ struct PostgresReferenceStoreIntegrationTests {
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL("mysql://kiosk@db/backend") }
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL("postgres://db/backend") }
         #expect(throws: PostgresURL.Invalid.self) { try PostgresURL("postgres://kiosk@db/backend?sslmode=sometimes") }
+        for mode in ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"] {
+            #expect(throws: Never.self) { try PostgresURL("postgres://kiosk@db/backend?sslmode=\(mode)&sslrootcert=/etc/ssl/db-ca.pem") }
+        }
     }
 }

@@ -1,12 +1,16 @@
 import Foundation
 public import PostgresNIO
+import NIOSSL
 
 /// A PostgreSQL connection URL as libpq writes them:
 /// `postgres://user:password@host:port/database?sslmode=require`, or a unix socket
 /// directory as the host: `postgres://user@/database?host=/run/postgresql&port=5432`.
 ///
-/// `sslmode` is `disable`, `prefer` (the default, as libpq's) or `require`; `require`
-/// verifies the server's certificate against the system's trust roots.
+/// `sslmode` means what it means to libpq: `disable`; `allow` and `prefer` (the default)
+/// use TLS when the server offers it, `require` insists on it, all three without checking
+/// the certificate; `verify-ca` checks the chain, `verify-full` the chain and the host
+/// name. `sslrootcert` names the CA file for the two `verify-` modes (default: the
+/// system's trust roots).
 public struct PostgresURL: Sendable {
     /// Why a URL was refused; the message never repeats the password.
     public struct Invalid: Error, CustomStringConvertible {
@@ -35,12 +39,22 @@ public struct PostgresURL: Sendable {
         if host.hasPrefix("/") {
             configuration = .init(unixSocketPath: "\(host)/.s.PGSQL.\(port)", username: username, password: password, database: database)
         } else {
+            var unverified = TLSConfiguration.makeClientConfiguration()
+            unverified.certificateVerification = .none
+            var verified = TLSConfiguration.makeClientConfiguration()
+            if let rootCertificate = query["sslrootcert"] { verified.trustRoots = .file(rootCertificate) }
             let tls: PostgresClient.Configuration.TLS
             switch query["sslmode"] ?? "prefer" {
             case "disable": tls = .disable
-            case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-            case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
-            default: throw Invalid(description: "sslmode must be disable, prefer or require")
+            case "allow", "prefer": tls = .prefer(unverified)
+            case "require": tls = .require(unverified)
+            case "verify-ca":
+                verified.certificateVerification = .noHostnameVerification
+                tls = .require(verified)
+            case "verify-full":
+                verified.certificateVerification = .fullVerification
+                tls = .require(verified)
+            default: throw Invalid(description: "sslmode must be disable, allow, prefer, require, verify-ca or verify-full")
             }
             configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
         }
