@@ -55,6 +55,19 @@ public actor DisplayHub {
         deliver(text, to: client, continuation)
     }
 
+    /// Shows a message of the controller: a `logicalError` that answers a command goes to the
+    /// display that sent it, every other message to all displays (docs/events.md).
+    ///
+    /// - Parameter client: the display whose command the controller answered; nil for messages
+    ///   caused by devices, the backend or timers.
+    public func show(_ message: DisplayMessage, answering client: DisplayClientID?) {
+        if case .logicalError = message, let client {
+            send(message, to: client)
+        } else {
+            publish(.flow(message))
+        }
+    }
+
     /// How many displays are connected.
     public var connectedDisplays: Int { clients.count }
 

@@ -2,7 +2,7 @@ import Foundation
 
 extension DisplayServer {
     /// Where the display server listens, who may connect, and how the Default UI looks.
-    public struct Configuration: Hashable, Sendable {
+    public struct Configuration: Hashable, Sendable, Codable {
         /// The address to bind; loopback by default. Any other address needs `token`.
         public var host: String
         /// The port; 0 picks a free one (`onServerRunning` learns it).
@@ -41,6 +41,24 @@ extension DisplayServer {
             self.languagesDirectory = languagesDirectory
             self.defaultLanguage = defaultLanguage
             self.uiDirectory = uiDirectory
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case host, port, token, theme, logoFile, languagesDirectory, defaultLanguage, uiDirectory
+        }
+
+        /// Every key is optional (a station's configuration file names only what it changes).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let defaults = Configuration()
+            host = try container.decodeIfPresent(String.self, forKey: .host) ?? defaults.host
+            port = try container.decodeIfPresent(Int.self, forKey: .port) ?? defaults.port
+            token = try container.decodeIfPresent(String.self, forKey: .token)
+            theme = try container.decodeIfPresent(Theme.self, forKey: .theme) ?? defaults.theme
+            logoFile = try container.decodeIfPresent(String.self, forKey: .logoFile)
+            languagesDirectory = try container.decodeIfPresent(String.self, forKey: .languagesDirectory)
+            defaultLanguage = try container.decodeIfPresent(String.self, forKey: .defaultLanguage) ?? defaults.defaultLanguage
+            uiDirectory = try container.decodeIfPresent(String.self, forKey: .uiDirectory)
         }
 
         /// Whether `host` only accepts connections from this machine.

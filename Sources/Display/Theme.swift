@@ -50,6 +50,23 @@ public struct Theme: Hashable, Sendable, Codable {
         self.appearance = appearance
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case primary, onPrimary, background, text, positive, negative, appearance
+    }
+
+    /// Every key is optional: what is not named keeps the default.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = Theme()
+        primary = try container.decodeIfPresent(Value.self, forKey: .primary) ?? defaults.primary
+        onPrimary = try container.decodeIfPresent(Value.self, forKey: .onPrimary) ?? defaults.onPrimary
+        background = try container.decodeIfPresent(Value.self, forKey: .background) ?? defaults.background
+        text = try container.decodeIfPresent(Value.self, forKey: .text) ?? defaults.text
+        positive = try container.decodeIfPresent(Value.self, forKey: .positive) ?? defaults.positive
+        negative = try container.decodeIfPresent(Value.self, forKey: .negative) ?? defaults.negative
+        appearance = try container.decodeIfPresent(Appearance.self, forKey: .appearance) ?? defaults.appearance
+    }
+
     /// The colours that are not CSS hex colours, by name; empty when the theme is valid.
     public var invalidColours: [String] {
         let values: [(String, Value)] = [

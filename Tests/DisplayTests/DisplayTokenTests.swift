@@ -15,6 +15,18 @@ import Testing
         await #expect(throws: DisplayServerError.invalidToken) { try await weak.run() }
     }
 
+    @Test func aConfigurationFileNamesOnlyWhatItChanges() throws {
+        let json = ##"{"host": "0.0.0.0", "token": "kiosk-display-7Qe2xW9pLm4", "theme": {"primary": {"light": "#aa0000"}, "appearance": "dark"}}"##
+        let configuration = try JSONDecoder().decode(DisplayServer.Configuration.self, from: Data(json.utf8))
+        #expect(configuration.host == "0.0.0.0" && configuration.port == 8420 && configuration.defaultLanguage == "en")
+        #expect(configuration.theme.primary == Theme.Value("#aa0000"))
+        #expect(configuration.theme.background == Theme().background)
+        #expect(configuration.theme.appearance == .dark)
+        #expect(throws: Never.self) { try configuration.validate() }
+        let none = try JSONDecoder().decode(DisplayServer.Configuration.self, from: Data("{}".utf8))
+        #expect(none == DisplayServer.Configuration())
+    }
+
     @Test func loopbackIsRecognised() {
         #expect(DisplayServer.Configuration(host: "127.0.0.1").isLoopback)
         #expect(DisplayServer.Configuration(host: "127.8.0.1").isLoopback)

@@ -136,15 +136,9 @@ actor ScriptedStation {
 
     private func execute(_ action: Controller.Action, answering client: DisplayClientID?) async {
         switch action {
-        case .display(.logicalError(let error)):
-            logicalErrors.append(error)
-            if let client {
-                await hub.send(.logicalError(error), to: client)
-            } else {
-                await hub.publish(.flow(.logicalError(error)))
-            }
         case .display(let message):
-            await hub.publish(.flow(message))
+            if case .logicalError(let error) = message { logicalErrors.append(error) }
+            await hub.show(message, answering: client)
         case .startCamera(let mode):
             await perform(controller.cameraStarted(), answering: nil)
             // Automatic modes capture when the picture is good; manual ones wait for the shutter.
