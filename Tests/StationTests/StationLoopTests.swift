@@ -18,6 +18,10 @@ import Testing
             #expect(steps.contains(.addonScanPart(.nfc)))
             #expect(steps.contains(.confirmationView(.front)))
             #expect(steps.contains(.canFinish(.face)))
+            // The answer to an upload comes after the batch it was asked in: processing, then the confirmation.
+            let processing = try #require(steps.firstIndex(of: .processing(.front)))
+            let confirmation = try #require(steps.firstIndex(of: .confirmationView(.front)))
+            #expect(processing < confirmation)
             // The backend received everything through the outbox and decided.
             try await station.display.waitForScreen("decision") {
                 if case .decision(_, let decision?) = $0 { decision.isEmpty == false } else { false }
