@@ -63,7 +63,7 @@ else
     scripts/pcscd-vpcd.sh start --reuse
 fi
 
-mrz=$("$bin/idkiosk" sim recordings --out "$state/recordings" --frames 16 >/dev/null && tr -d '\n' < "$state/recordings/document.mrz")
+mrz=$("$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null && tr -d '\n' < "$state/recordings/document.mrz")
 echo "==> the virtual passport (PACE and BAC) on \"Virtual PCD 00 00\""
 "$bin/idkiosk" sim passport --slot 0 --pace --mrz "$mrz" --trust-out "$state/trust" --log-level warning &
 pids+=($!)

@@ -15,6 +15,9 @@ public final class DemoStack: Sendable {
     public let backend: ChildProcess
     public let serve: ChildProcess
     public let database: String
+    /// The station's client credentials at the reference backend.
+    public let clientID: String
+    public let clientSecret: String
     /// When `idkiosk serve` was spawned.
     public let serveStartedAt: ContinuousClock.Instant
 
@@ -52,6 +55,8 @@ public final class DemoStack: Sendable {
             let id = json["clientId"], let secret = json["clientSecret"]
         else { throw ChildProcessError("clients add: \(client.stderr)") }
         try secret.write(toFile: directory + "/client.secret", atomically: true, encoding: .utf8)
+        clientID = id
+        clientSecret = secret
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory + "/trust/csca.der") { try await Task.sleep(for: .milliseconds(50)) }
         backendPort = freeTCPPort()
         backend = try ChildProcess(

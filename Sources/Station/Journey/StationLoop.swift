@@ -614,7 +614,7 @@ public actor StationLoop {
             while waited < wait, !Task.isCancelled {
                 if let details = try? await backend.retrieve(execution), details.workflow.status == .PROCESSED {
                     logger.notice("decision", metadata: [
-                        "workflowExecution": "\(execution.workflowExecutionId)", "decision": "\(details.decision.type.rawValue)",
+                        "account": "\(execution.accountId)", "workflowExecution": "\(execution.workflowExecutionId)", "decision": "\(details.decision.type.rawValue)",
                         "risk": "\(details.decision.risk.score)",
                     ])
                     await display.show(.decision(reference: execution.workflowExecutionId, decision: details.decision.type.rawValue))
