@@ -251,6 +251,13 @@ public actor Outbox {
         return (Int(row?[0].int ?? 0), Int(row?[1].int ?? 0))
     }
 
+    /// How long the oldest record has waited; `nil` when the queue is empty.
+    public func oldestAge() throws(OutboxError) -> Duration? {
+        let row = try storage { () throws(SQLiteError) in try db.query("SELECT MIN(created_at) FROM records").first }
+        guard let oldest = row?[0].double else { return nil }
+        return .milliseconds(Int64(max(0, now().timeIntervalSince1970 - oldest) * 1000))
+    }
+
     /// Moves the WAL's pages into the database and truncates it, so wiped bytes leave the WAL too.
     public func checkpoint() throws(OutboxError) {
         try storage { () throws(SQLiteError) in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }

@@ -52,8 +52,9 @@ public struct StationMetrics: Sendable {
         Counter(label: "idkiosk_device_reconnects_total", dimensions: [("device", device)], factory: factory).increment()
     }
 
-    public func outbox(depth: Int, oldestAge: Duration?) {
+    public func outbox(depth: Int, bytes: Int, oldestAge: Duration?) {
         Gauge(label: "idkiosk_outbox_depth", factory: factory).record(depth)
+        Gauge(label: "idkiosk_outbox_bytes", factory: factory).record(bytes)
         Gauge(label: "idkiosk_outbox_oldest_age_seconds", factory: factory).record(Double(oldestAge?.nanoseconds ?? 0) / 1e9)
     }
 }

@@ -12,11 +12,13 @@ public struct StatusServer: Sendable {
     let loop: StationLoop
     let outbox: Backend.Outbox?
     let registry: PrometheusCollectorRegistry
+    let metrics: StationMetrics
 
     public init(loop: StationLoop, outbox: Backend.Outbox?, registry: PrometheusCollectorRegistry) {
         self.loop = loop
         self.outbox = outbox
         self.registry = registry
+        self.metrics = StationMetrics(factory: PrometheusMetricsFactory(registry: registry))
     }
 
     public func makeRouter() -> Router<BasicRequestContext> {
@@ -31,8 +33,7 @@ public struct StatusServer: Sendable {
         }
         router.get("/metrics") { _, _ in
             if let outbox, let stats = try? await outbox.stats() {
-                Gauge(label: "idkiosk_outbox_depth", factory: PrometheusMetricsFactory(registry: registry)).record(stats.records)
-                Gauge(label: "idkiosk_outbox_bytes", factory: PrometheusMetricsFactory(registry: registry)).record(stats.bytes)
+                metrics.outbox(depth: stats.records, bytes: stats.bytes, oldestAge: (try? await outbox.oldestAge()) ?? nil)
             }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
