@@ -55,6 +55,8 @@ public struct Configuration: Hashable, Sendable {
         public var name = ""
         /// Frames per second of the display's preview (never the full-resolution capture).
         public var previewFramesPerSecond = 5
+        /// The least sharpness of an automatic capture (variance of the Laplacian of the luma).
+        public var minimumSharpness = 100
     }
 
     public struct FlashSection: Hashable, Sendable {
@@ -133,7 +135,7 @@ public struct Configuration: Hashable, Sendable {
             }
         }
         if let node = top["camera"] {
-            let camera = try r.mapping(node, at: "camera", allowed: ["name", "preview-fps"])
+            let camera = try r.mapping(node, at: "camera", allowed: ["name", "preview-fps", "min-sharpness"])
             if let name = camera["name"] {
                 config.camera.name = try r.string(
                     name, at: "camera.name", allowed: "\"\" (the first camera), a path under /dev, bus:POSITION, card:NAME or file:PATH"
@@ -141,6 +143,9 @@ public struct Configuration: Hashable, Sendable {
             }
             if let fps = camera["preview-fps"] {
                 config.camera.previewFramesPerSecond = try r.integer(fps, at: "camera.preview-fps", in: 1...15)
+            }
+            if let sharpness = camera["min-sharpness"] {
+                config.camera.minimumSharpness = try r.integer(sharpness, at: "camera.min-sharpness", in: 1...100_000)
             }
         }
         if let node = top["flash"] {

@@ -21,9 +21,11 @@ public struct CameraCapture: CaptureDevice {
         public var previewWidth: Int
         /// Frames in a row that must pass the gate before an automatic capture.
         public var stableFrames: Int
-        /// The least sharpness (variance of the Laplacian) an automatic capture accepts.
+        /// The least sharpness (variance of the Laplacian of the luma) an automatic capture
+        /// accepts. The reference backend rejects images below 50 on the same measure; a
+        /// printed page in focus measures in the thousands, a face in the hundreds.
         public var minimumSharpness: Double
-        /// Mean luma an automatic capture accepts.
+        /// Mean luma an automatic capture accepts (the reference backend's range).
         public var brightness: ClosedRange<Double>
         /// How long a wait for one frame may take before the camera counts as lost.
         public var frameTimeout: Duration
@@ -33,7 +35,7 @@ public struct CameraCapture: CaptureDevice {
 
         public init(
             name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
-            minimumSharpness: Double = 5, brightness: ClosedRange<Double> = 30...235, frameTimeout: Duration = .seconds(1),
+            minimumSharpness: Double = 100, brightness: ClosedRange<Double> = 50...220, frameTimeout: Duration = .seconds(1),
             loopRecordings: Bool = true, jpegQuality: Int = 90
         ) {
             self.name = name

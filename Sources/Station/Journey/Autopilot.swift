@@ -14,6 +14,8 @@ public final class Autopilot: StationDisplay, Sendable {
         var parts: [Credential.Part] = []
         var journeysLeft: Int
         var startedJourneys = 0
+        /// A journey it started has not ended yet (no `finished`, no refusal).
+        var running = false
         var worker: Task<Void, Never>?
     }
 
@@ -73,9 +75,12 @@ public final class Autopilot: StationDisplay, Sendable {
         switch screen {
         case .idle:
             let (go, done) = state.withLock { state -> (Bool, Bool) in
+                // The idle screen may come again while a start is on its way: only once.
+                guard !state.running else { return (false, false) }
                 guard state.journeysLeft > 0 else { return (false, state.startedJourneys > 0) }
                 state.journeysLeft -= 1
                 state.startedJourneys += 1
+                state.running = true
                 return (true, false)
             }
             if go { await send(.startJourney) }
@@ -126,11 +131,18 @@ public final class Autopilot: StationDisplay, Sendable {
             await startNextCredential()
         case .inactivityWarning:
             await send(.command(.userIsPresent))
+        case .error where state.withLock({ $0.credentials.isEmpty }):
+            // The journey could not start (the backend refused it): it is over.
+            state.withLock { $0.running = false }
         case .error(let error) where error.isRetryable:
             await send(.command(.retryAfterError))
         case .offerFallback:
             await send(.command(.switchToFallback))
         case .finished(let result):
+            state.withLock {
+                $0.running = false
+                $0.credentials = []
+            }
             logger.notice("autopilot: journey finished", metadata: ["success": "\(result.isSuccess)", "error": "\(result.error?.code ?? "")"])
             finishedContinuation.yield(.finished(result))
         default:

@@ -323,8 +323,10 @@ public actor StationLoop {
     private func readerPresence(_ presence: ReaderPresence) async {
         switch presence {
         case .readerAvailable(let available):
-            devices["reader"] = DeviceHealth(
+            let health = DeviceHealth(
                 name: "reader", ready: available, detail: available ? "" : "no contactless reader: check its cable and `idkiosk diag nfc`")
+            guard devices["reader"] != health else { return }
+            devices["reader"] = health
             if controller != nil {
                 await apply { available ? $0.deviceRestored(.reader) : $0.deviceLost(.reader) }
             } else if phase == .idle || phase == .outOfService {

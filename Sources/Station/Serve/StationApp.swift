@@ -115,7 +115,9 @@ public struct StationApp: Sendable {
         }
         let preview = PreviewFeed()
         let camera = CameraCapture(
-            settings: .init(name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond), flash: flash, preview: preview,
+            settings: .init(
+                name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond, minimumSharpness: Double(c.camera.minimumSharpness)),
+            flash: flash, preview: preview,
             metrics: metrics, logger: logger)
         var trustStore: TrustStore?
         if FileManager.default.fileExists(atPath: c.chip.trust) {
