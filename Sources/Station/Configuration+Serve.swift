@@ -52,6 +52,12 @@ extension Configuration {
         public var outboxKeyFile = "/etc/idkiosk/outbox.key"
         /// When the backend is unreachable: `queue` (go on, deliver later) or `refuse` new journeys.
         public var offline = "queue"
+        /// Public key pins (base64 SHA-256 of a SubjectPublicKeyInfo): an HTTPS backend whose
+        /// validated chain holds none of them is refused (error B). Empty: no pinning.
+        public var spkiPins: [String] = []
+        /// The CA certificates (a PEM file or directory) HTTPS chains validate to when pinning;
+        /// empty: the system's.
+        public var trustRoots = ""
     }
 
     public struct DisplaySection: Hashable, Sendable {
@@ -112,7 +118,10 @@ extension Configuration {
         if let node = top["backend"] {
             let backend = try r.mapping(
                 node, at: "backend",
-                allowed: ["url", "client-id", "client-secret-file", "data-center", "workflow-key", "outbox", "outbox-key-file", "offline"])
+                allowed: [
+                    "url", "client-id", "client-secret-file", "data-center", "workflow-key", "outbox", "outbox-key-file", "offline", "spki-pins",
+                    "trust-roots",
+                ])
             if let v = backend["url"] {
                 config.backend.url = try r.string(v, at: "backend.url", allowed: "an http:// or https:// URL") {
                     guard let url = URL(string: $0), let scheme = url.scheme, url.host != nil else { return false }
@@ -132,6 +141,21 @@ extension Configuration {
                 config.backend.outboxKeyFile = try r.string(v, at: "backend.outbox-key-file", allowed: "an absolute path") { $0.hasPrefix("/") }
             }
             if let v = backend["offline"] { config.backend.offline = try r.choice(v, at: "backend.offline", ["queue", "refuse"])! }
+            if let v = backend["spki-pins"] {
+                config.backend.spkiPins = try r.strings(v, at: "backend.spki-pins", allowed: "base64 SHA-256 digests (44 characters)") {
+                    Data(base64Encoded: $0)?.count == 32
+                }
+            }
+            if let v = backend["trust-roots"] {
+                config.backend.trustRoots = try r.string(v, at: "backend.trust-roots", allowed: "an absolute path, or \"\" for the system's") {
+                    $0.isEmpty || $0.hasPrefix("/")
+                }
+            }
+            if !config.backend.spkiPins.isEmpty, !config.backend.url.hasPrefix("https://") {
+                throw ConfigurationError(
+                    file: r.file, key: "backend.spki-pins", value: config.backend.url,
+                    problem: .invalidValue(allowed: "pins only with an https:// backend.url"))
+            }
         }
         if let node = top["display"] {
             let display = try r.mapping(node, at: "display", allowed: ["host", "port", "token-file", "language", "theme"])

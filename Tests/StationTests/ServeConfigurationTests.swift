@@ -28,6 +28,8 @@ import Testing
               client-secret-file: /etc/idkiosk/client.secret
               data-center: EU
               offline: refuse
+              spki-pins: ["47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="]
+              trust-roots: /etc/idkiosk/backend-ca.pem
             display:
               host: 0.0.0.0
               port: 9000
@@ -47,6 +49,8 @@ import Testing
         #expect(config.journey.inactivityTimeout == .seconds(45))
         #expect(config.backend.url == "https://eu.backend.example")
         #expect(config.backend.offline == "refuse")
+        #expect(config.backend.spkiPins == ["47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="])
+        #expect(config.backend.trustRoots == "/etc/idkiosk/backend-ca.pem")
         #expect(config.display.theme.primary == "#112233")
         #expect(config.display.theme.dark == "on")
         #expect(config.status.port == 9001)
@@ -63,6 +67,8 @@ import Testing
         ("display:\n  port: 8401\n", "status.port"),
         ("status:\n  port: 70000\n", "status.port"),
         ("chip:\n  trust: relative/dir\n", "chip.trust"),
+        ("backend:\n  url: https://b.example\n  spki-pins: [not-a-pin]\n", "backend.spki-pins"),
+        ("backend:\n  url: http://b.example\n  spki-pins: [\"47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\"]\n", "backend.spki-pins"),
         ("journey:\n  bogus: 1\n", "journey.bogus"),
     ])
     func errorsNameTheKey(yaml: String, key: String) {

@@ -74,6 +74,15 @@ public struct StationApp: Sendable {
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         var backendConfiguration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.url, clientId: c.backend.clientID, clientSecret: secret)
         backendConfiguration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(2))
+        if !c.backend.spkiPins.isEmpty {
+            do {
+                backendConfiguration.pinning = try SPKIPinning(
+                    base64SHA256: c.backend.spkiPins, trustRoots: c.backend.trustRoots.isEmpty ? .default : .file(c.backend.trustRoots))
+            } catch {
+                try? await httpClient.shutdown()
+                throw StartError(message: "\(error)", hint: "fix backend.spki-pins")
+            }
+        }
         let backend = HTTPVerificationBackend(configuration: backendConfiguration, httpClient: httpClient, clock: ContinuousClock(), logger: logger)
         let outboxKey: OutboxKey
         do {
