@@ -30,6 +30,10 @@ import Testing
                 if case .decision(_, .some) = $0 { true } else { false }
             }) else { throw TestFailure("no decision") }
             #expect(try await station.store.partCount(executionId: reference) == 3)  // FRONT, NFC, FACE
+            // Each part went to the credential that was open when it was taken.
+            let parts = try await station.store.parts(executionId: reference)
+            #expect(parts.first { $0.classifier == .face }?.category == .FACEMAP)
+            #expect(parts.filter { $0.classifier != .face }.allSatisfy { $0.category == .ID })
             #expect(["PASSED", "WARNING", "REJECTED"].contains(decision))
             #expect(try await station.outbox.stats().records == 0)
             // Back to idle afterwards.

@@ -108,11 +108,9 @@ public actor StationLoop {
 
     /// One journey's data: personal data lives here and in the outbox only, and is wiped at the end.
     struct Journey {
-        var generation: Int
         var execution: ExecutionRef
-        var offline: Bool
+        /// The open credential: the one every part and piece of evidence uploaded now belongs to.
         var credentialID: String?
-        var credentialIDs: [String] = []
         var chip: ChipOutcome?
         var finalized = false
         var startedAt: ContinuousClock.Instant
@@ -205,7 +203,7 @@ public actor StationLoop {
         guard phase != .stopped else { return }
         if controller != nil {
             logger.notice("shutting down mid-journey: the journey is cancelled and wiped")
-            await perform(controller!.cancel())
+            await apply { $0.cancel() }
         }
         await endJourney(outcome: "shutdown")
         phase = .stopped
@@ -309,7 +307,7 @@ public actor StationLoop {
             let execution = ExecutionRef(response)
             var offline = false
             if case .offline = start { offline = true }
-            journey = Journey(generation: generation, execution: execution, offline: offline, startedAt: .now)
+            journey = Journey(execution: execution, startedAt: .now)
             let workflow = settings.profile.workflow(for: response, token: SessionToken(response.sdk.token))
             var controller = Controller(configuration: settings.controller)
             let actions = controller.start(workflow: workflow)
@@ -388,7 +386,6 @@ public actor StationLoop {
         switch message {
         case .credentialStarted(let id, _, _):
             journey?.credentialID = id
-            journey?.credentialIDs.append(id)
         case .step(let step):
             stepBegan(step)
         case .finished(let result):
@@ -542,20 +539,13 @@ public actor StationLoop {
     private func enqueue(classifier: PartClassifier, body: Data) async {
         guard let journey else { return }
         let upload = PartUpload(
-            execution: journey.execution, credentialId: credentialID(for: classifier, in: journey), classifier: classifier, body: body)
+            execution: journey.execution, credentialId: journey.credentialID ?? "", classifier: classifier, body: body)
         do {
             try await dependencies.outbox.enqueue(upload)
         } catch {
             logger.error("outbox refused a part", metadata: ["error": "\(error)", "classifier": "\(classifier)"])
             answer(.sessionFailed(StationLoop.outboxUnusable))
         }
-    }
-
-    private func credentialID(for classifier: PartClassifier, in journey: Journey) -> String {
-        // Face parts belong to the face credential, document parts to the ID credential.
-        let ids = journey.credentialIDs
-        if classifier == .face, let face = ids.last(where: { $0.contains("face") || $0.hasPrefix("FACE") }) { return face }
-        return journey.credentialID ?? ids.first ?? "unknown"
     }
 
     private func finalize() async {
