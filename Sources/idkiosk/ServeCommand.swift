@@ -63,6 +63,12 @@ struct ServeCommand: AsyncParsableCommand {
                 try await app.run()
             } catch let error as StationApp.StartError {
                 throw CommandFailure(.badConfiguration, error.message, hint: error.hint)
+            } catch {
+                // The servers could not listen (the port is taken, the address is not this
+                // machine's): the station cannot serve.
+                throw CommandFailure(
+                    .deviceError, "the station stopped: \(error)",
+                    hint: "is another program listening on display.port \(display.port) or status.port \(configuration.status.port)? `ss -ltnp` shows it")
             }
         }
     }
