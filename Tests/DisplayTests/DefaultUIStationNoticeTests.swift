@@ -11,10 +11,7 @@ extension DefaultUITests {
     @Test func aLiftedDocumentIsAskedBackAndTheDecisionIsShown() async throws {
         try await withKiosk { browser, station, server in
             try await browser.click("button[data-action='startJourney']")
-            try await browser.click("button[data-action='accept']")
-            try await browser.click("button[data-action='country-AUT']")
-            try await browser.click("button[data-action='document-passport-plastic']")
-            #expect(await station.requested.next() == .capture(.docFinder))
+            try await choosePassport(browser, station)
             await station.capture()
             try await browser.click("button[data-action='confirm']")
             try await screen(browser, "nfc")

@@ -59,6 +59,14 @@ struct DefaultUITests {
         }
     }
 
+    /// From the consent screen to the data page's capture: agree, Austria, passport.
+    func choosePassport(_ browser: WebDriver, _ station: ScriptedStation) async throws {
+        try await browser.click("button[data-action='accept']")
+        try await browser.click("button[data-action='country-AUT']")
+        try await browser.click("button[data-action='document-passport-plastic']")
+        #expect(await station.requested.next() == .capture(.docFinder))
+    }
+
     func shoot(_ browser: WebDriver, _ name: String) async throws {
         try await browser.saveScreenshot(to: Self.artifacts.appendingPathComponent("\(name).png").path)
     }
@@ -196,10 +204,7 @@ struct DefaultUITests {
             await station.returnToIdle()
             try await screen(browser, "idle")
             await station.cardPlaced()
-            try await browser.click("button[data-action='accept']")
-            try await browser.click("button[data-action='country-AUT']")
-            try await browser.click("button[data-action='document-passport-plastic']")
-            #expect(await station.requested.next() == .capture(.docFinder))
+            try await choosePassport(browser, station)
             await station.capture()
             try await browser.click("button[data-action='confirm']")
             #expect(await station.requested.next() == .chipRead)
@@ -222,10 +227,7 @@ struct DefaultUITests {
         ]
         try await withKiosk(outcomes: outcomes) { browser, station, _ in
             try await browser.click("button[data-action='startJourney']")
-            try await browser.click("button[data-action='accept']")
-            try await browser.click("button[data-action='country-AUT']")
-            try await browser.click("button[data-action='document-passport-plastic']")
-            #expect(await station.requested.next() == .capture(.docFinder))
+            try await choosePassport(browser, station)
             await station.capture()
             try await screen(browser, "retry")
             #expect(try await text(browser, ".reason[data-code='12']") == "Document too far away")
@@ -258,10 +260,7 @@ struct DefaultUITests {
     @Test func aReloadedPageRestoresTheScreenFromTheReplay() async throws {
         try await withKiosk { browser, station, server in
             try await browser.click("button[data-action='startJourney']")
-            try await browser.click("button[data-action='accept']")
-            try await browser.click("button[data-action='country-AUT']")
-            try await browser.click("button[data-action='document-passport-plastic']")
-            #expect(await station.requested.next() == .capture(.docFinder))
+            try await choosePassport(browser, station)
             await station.update(.extractionState(.holdStraight))
             try await browser.waitFor("#prompt", containing: "straight")
             let before = await station.commands.count
@@ -280,10 +279,7 @@ struct DefaultUITests {
     @Test func aNetworkErrorIsRetriedByThePerson() async throws {
         try await withKiosk { browser, station, _ in
             try await browser.click("button[data-action='startJourney']")
-            try await browser.click("button[data-action='accept']")
-            try await browser.click("button[data-action='country-AUT']")
-            try await browser.click("button[data-action='document-passport-plastic']")
-            #expect(await station.requested.next() == .capture(.docFinder))
+            try await choosePassport(browser, station)
             await station.capture()
             try await browser.click("button[data-action='confirm']")
             #expect(await station.requested.next() == .chipRead)
