@@ -285,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "StationTests",
             dependencies: [
-                "Station", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "Flash",
+                "Station", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "Flash",
                 "SmartCard", "VirtualCard",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -78,7 +78,7 @@ public enum DisplayInput: Hashable, Sendable {
 public struct DisplayClientID: Hashable, Sendable, CustomStringConvertible {
     let rawValue: UInt64
 
-    init(_ rawValue: UInt64) {
+    public init(_ rawValue: UInt64) {
         self.rawValue = rawValue
     }
 

@@ -1,17 +1,10 @@
+public import Display
 import Foundation
 import Yams
 
 extension Configuration {
     /// The sections only `idkiosk serve` reads.
     static let serveSections = ["journey", "backend", "display", "status", "chip"]
-
-    /// What starts a journey while the station idles.
-    public enum StartTrigger: String, Hashable, Sendable, CaseIterable, Codable {
-        /// A document placed on the reader.
-        case card
-        /// A touch on the display's start screen.
-        case touch
-    }
 
     /// The journeys a station offers: which credentials and parts.
     public enum WorkflowPreset: String, Hashable, Sendable, CaseIterable {

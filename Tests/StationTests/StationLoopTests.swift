@@ -1,4 +1,5 @@
 import Backend
+import Display
 import Foundation
 import ScanFlow
 import Station
@@ -50,7 +51,7 @@ import Testing
         options.start = [.card]
         try await StationHarness.with(options) { station in
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.startJourney)  // touch is not configured: ignored
+            station.loop.submit(.station(.startJourney))  // touch is not configured: ignored
             station.chip.presenceContinuation.yield(.cardPresent(true))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             let starting = station.display.screens.filter { $0 == .starting }.count
@@ -64,14 +65,14 @@ import Testing
         try await StationHarness.with(options) { station in
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
             // Before any journey: the controller is not there.
-            station.loop.submit(.command(.confirm), from: DisplayClient(7))
-            try await station.display.wait(for: "answer") { $0.contains(.answer(.logicalError(.deadController), DisplayClient(7))) }
-            station.loop.submit(.startJourney)
+            station.loop.submit(.flow(.confirm), from: DisplayClientID(7))
+            try await station.display.wait(for: "answer") { $0.contains(.answer(.logicalError(.deadController), DisplayClientID(7))) }
+            station.loop.submit(.station(.startJourney))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             // `confirm` before any part: a logical error for display 3, nothing for the others.
-            station.loop.submit(.command(.confirm), from: DisplayClient(3))
+            station.loop.submit(.flow(.confirm), from: DisplayClientID(3))
             try await station.display.wait(for: "stale answer") { entries in
-                entries.contains { if case .answer(.logicalError, DisplayClient(3)) = $0 { true } else { false } }
+                entries.contains { if case .answer(.logicalError, DisplayClientID(3)) = $0 { true } else { false } }
             }
             #expect(!station.display.messages.contains { if case .logicalError = $0 { true } else { false } })
         }
@@ -83,7 +84,7 @@ import Testing
         options.sender = false  // the backend "is away": parts stay in the outbox
         try await StationHarness.with(options) { station in
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.startJourney)
+            station.loop.submit(.station(.startJourney))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             let ids: [String] = station.display.messages.compactMap { message -> String? in
                 if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
@@ -93,17 +94,17 @@ import Testing
                 if case .initialized(_, let items) = message { items } else { nil }
             }.first ?? []
             for item in items {
-                station.loop.submit(.command(.userConsented(itemID: item.id, decision: true)))
+                station.loop.submit(.flow(.userConsented(itemID: item.id, decision: true)))
             }
-            station.loop.submit(.command(.startCredential(id: id)))
+            station.loop.submit(.flow(.startCredential(id: id)))
             try await station.display.waitForMessage("credential") { if case .credentialStarted = $0 { true } else { false } }
             if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
-                station.loop.submit(.command(.setConfiguration(country: "XXX", document: Document(.passport))))
+                station.loop.submit(.flow(.setConfiguration(country: "XXX", document: Document(.passport))))
             }
-            station.loop.submit(.command(.startScanPart(.front)))
+            station.loop.submit(.flow(.startScanPart(.front)))
             try await station.display.waitForMessage("confirmation") { $0 == .step(.confirmationView(.front)) }
             #expect(try await station.outbox.stats().records >= 1)
-            station.loop.submit(.command(.cancel))
+            station.loop.submit(.flow(.cancel))
             try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
             try await station.display.wait(for: "wipe") { _ in true }
             // Give the wipe (the action after `finished`) its turn, then look.
@@ -161,7 +162,7 @@ import Testing
             #expect(result?.error?.family == .H)
             // Out of service until the camera is back, then idle by itself.
             try await station.display.waitForScreen("out of service") { screen in
-                if case .outOfService(let devices) = screen { devices.map(\.name) == ["camera"] } else { false }
+                if case .outOfService(let devices) = screen { devices.map(\.device) == [.camera] } else { false }
             }
             #expect(await station.loop.currentPhase == .outOfService)
             station.camera.plugBackIn()
@@ -179,7 +180,7 @@ import Testing
         options.sender = false
         try await StationHarness.with(options) { station in
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.startJourney)
+            station.loop.submit(.station(.startJourney))
             try await station.display.waitForMessage("warning") { if case .inactivityWarning = $0 { true } else { false } }
             try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
             let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
@@ -200,7 +201,7 @@ import Testing
             // A finalised delivery of an earlier journey waits in the outbox.
             let earlier = ExecutionRef(accountId: "a-earlier", workflowExecutionId: "w-earlier", sessionToken: "t")
             try await station.outbox.enqueue(.finalize(earlier))
-            station.loop.submit(.startJourney)
+            station.loop.submit(.station(.startJourney))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             station.loop.shutdown()
             try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }

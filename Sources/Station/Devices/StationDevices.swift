@@ -1,4 +1,5 @@
 public import Backend
+import Display
 public import ScanFlow
 
 /// What the station loop asks of the camera: run it for one part until cancelled.
@@ -115,4 +116,11 @@ public struct ChipDeviceError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     public var description: String { "\(kind.rawValue): \(message)" }
+}
+
+extension DeviceStatus {
+    /// A device's own report as the display and `/health` list it.
+    init(_ health: DeviceHealth) {
+        self.init(DeviceStatus.Device(rawValue: health.name) ?? .camera, available: health.ready, detail: health.detail.isEmpty ? nil : health.detail)
+    }
 }

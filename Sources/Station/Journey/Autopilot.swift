@@ -1,3 +1,4 @@
+public import Display
 public import Logging
 public import ScanFlow
 import Synchronization
@@ -35,8 +36,8 @@ public final class Autopilot: StationDisplay, Sendable {
     private let finishedContinuation: AsyncStream<Report>.Continuation
     /// What happened to the journeys it ran, in order.
     public let results: AsyncStream<Report>
-    private let inputs: AsyncStream<StationInput>
-    private let inputContinuation: AsyncStream<StationInput>.Continuation
+    private let inputs: AsyncStream<DisplayInput>
+    private let inputContinuation: AsyncStream<DisplayInput>.Continuation
 
     /// - Parameters:
     ///   - journeys: how many journeys to start from the idle screen.
@@ -47,7 +48,7 @@ public final class Autopilot: StationDisplay, Sendable {
         self.logger = logger
         state = Mutex(State(journeysLeft: journeys))
         (results, finishedContinuation) = AsyncStream.makeStream(of: Report.self)
-        (inputs, inputContinuation) = AsyncStream.makeStream(of: StationInput.self)
+        (inputs, inputContinuation) = AsyncStream.makeStream(of: DisplayInput.self)
     }
 
     /// Connects the autopilot to the loop it answers; its answers go out one at a time, each
@@ -66,7 +67,7 @@ public final class Autopilot: StationDisplay, Sendable {
 
     deinit { state.withLock { $0.worker?.cancel() } }
 
-    public func answer(_ message: DisplayMessage, to client: DisplayClient) async {
+    public func answer(_ message: DisplayMessage, to client: DisplayClientID) async {
         await display.answer(message, to: client)
     }
 
@@ -83,7 +84,7 @@ public final class Autopilot: StationDisplay, Sendable {
                 state.running = true
                 return (true, false)
             }
-            if go { await send(.startJourney) }
+            if go { await send(.station(.startJourney)) }
             if done { finishedContinuation.yield(.done) }
         case .decision(let reference, let decision):
             finishedContinuation.yield(.decision(reference: reference, decision: decision))
@@ -101,7 +102,7 @@ public final class Autopilot: StationDisplay, Sendable {
                 $0.started = []
             }
             for item in consentItems ?? [] where item.type == .active {
-                await send(.command(.userConsented(itemID: item.id, decision: true)))
+                await send(.flow(.userConsented(itemID: item.id, decision: true)))
             }
             await startNextCredential()
         case .credentialStarted(let id, let isConfigured, let parts):
@@ -110,34 +111,34 @@ public final class Autopilot: StationDisplay, Sendable {
             } else if let info = state.withLock({ $0.credentials.first { $0.id == id } }),
                 let country = info.countries.keys.sorted().first, let document = info.countries[country]?.first
             {
-                await send(.command(.setConfiguration(country: country, document: document)))
+                await send(.flow(.setConfiguration(country: country, document: document)))
             }
         case .credentialConfigured(_, let parts):
             await startParts(parts)
         case .step(.confirmationView):
-            await send(.command(.confirm))
+            await send(.flow(.confirm))
         case .step(.rejectView), .step(.retry):
-            await send(.command(.retake))
+            await send(.flow(.retake))
         case .step(.canFinish(let part)):
-            await send(.command(.finishScanPart))
+            await send(.flow(.finishScanPart))
             let last = state.withLock { state -> Bool in
                 state.parts.removeAll { $0 == part }
                 return state.parts.isEmpty
             }
             // An add-on (the chip) may follow; then this is answered "not completed" and
             // the add-on's own canFinish finishes the credential.
-            if last || part == .nfc { await send(.command(.finishCredential)) }
+            if last || part == .nfc { await send(.flow(.finishCredential)) }
         case .credentialFinished:
             await startNextCredential()
         case .inactivityWarning:
-            await send(.command(.userIsPresent))
+            await send(.flow(.userIsPresent))
         case .error where state.withLock({ $0.credentials.isEmpty }):
             // The journey could not start (the backend refused it): it is over.
             state.withLock { $0.running = false }
         case .error(let error) where error.isRetryable:
-            await send(.command(.retryAfterError))
+            await send(.flow(.retryAfterError))
         case .offerFallback:
-            await send(.command(.switchToFallback))
+            await send(.flow(.switchToFallback))
         case .finished(let result):
             state.withLock {
                 $0.running = false
@@ -152,7 +153,7 @@ public final class Autopilot: StationDisplay, Sendable {
 
     private func startParts(_ parts: [Credential.Part]) async {
         state.withLock { $0.parts = parts }
-        if let first = parts.first { await send(.command(.startScanPart(first))) }
+        if let first = parts.first { await send(.flow(.startScanPart(first))) }
     }
 
     private func startNextCredential() async {
@@ -162,13 +163,13 @@ public final class Autopilot: StationDisplay, Sendable {
             return info.id
         }
         if let next {
-            await send(.command(.startCredential(id: next)))
+            await send(.flow(.startCredential(id: next)))
         } else {
-            await send(.command(.finish))
+            await send(.flow(.finish))
         }
     }
 
-    private func send(_ input: StationInput) async {
+    private func send(_ input: DisplayInput) async {
         logger.debug("autopilot", metadata: ["input": "\(input)"])
         inputContinuation.yield(input)
     }

@@ -13,20 +13,24 @@ public struct StationMetrics: Sendable {
         self.factory = factory
     }
 
-    func journeyStarted() {
-        Counter(label: "idkiosk_journeys_started_total", factory: factory).increment()
-    }
-
-    func journeyEnded(outcome: String) {
-        Counter(label: "idkiosk_journeys_total", dimensions: [("outcome", outcome)], factory: factory).increment()
-    }
-
-    func journeyDuration(_ duration: Duration) {
-        Timer(label: "idkiosk_journey_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
-    }
-
-    func stepDuration(_ step: String, _ duration: Duration) {
-        Timer(label: "idkiosk_step_duration_seconds", dimensions: [("step", step)], factory: factory).recordNanoseconds(duration.nanoseconds)
+    /// Records what the station machine counted.
+    func record(_ metric: StationMachine.Metric) {
+        switch metric {
+        case .journeyStarted:
+            Counter(label: "idkiosk_journeys_started_total", factory: factory).increment()
+        case .journeyEnded(let outcome):
+            Counter(label: "idkiosk_journeys_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        case .journeyDuration(let duration):
+            Timer(label: "idkiosk_journey_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
+        case .stepDuration(let step, let duration):
+            Timer(label: "idkiosk_step_duration_seconds", dimensions: [("step", step)], factory: factory).recordNanoseconds(duration.nanoseconds)
+        case .imageCaptured:
+            Counter(label: "idkiosk_images_captured_total", factory: factory).increment()
+        case .flashFired:
+            Counter(label: "idkiosk_flash_switches_total", factory: factory).increment()
+        case .deviceReconnect(let device):
+            deviceReconnect(device)
+        }
     }
 
     public func chipRead(duration: Duration, commands: Int, bytes: Int) {
@@ -38,14 +42,6 @@ public struct StationMetrics: Sendable {
     public func framesProcessed(_ count: Int, dropped: Int) {
         Counter(label: "idkiosk_frames_processed_total", factory: factory).increment(by: count)
         if dropped > 0 { Counter(label: "idkiosk_frames_dropped_total", factory: factory).increment(by: dropped) }
-    }
-
-    func imageCaptured() {
-        Counter(label: "idkiosk_images_captured_total", factory: factory).increment()
-    }
-
-    func flashFired() {
-        Counter(label: "idkiosk_flash_switches_total", factory: factory).increment()
     }
 
     public func deviceReconnect(_ device: String) {

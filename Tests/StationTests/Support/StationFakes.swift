@@ -1,5 +1,6 @@
 import Backend
 import Camera
+import Display
 import Foundation
 import MRTD
 import ScanFlow
@@ -12,14 +13,14 @@ final class RecordingDisplay: StationDisplay, Sendable {
     enum Entry: Sendable, Equatable {
         case message(DisplayMessage)
         case screen(StationScreen)
-        case answer(DisplayMessage, DisplayClient)
+        case answer(DisplayMessage, DisplayClientID)
     }
 
     private let entries = Mutex<[Entry]>([])
 
     func show(_ message: DisplayMessage) async { entries.withLock { $0.append(.message(message)) } }
     func show(_ screen: StationScreen) async { entries.withLock { $0.append(.screen(screen)) } }
-    func answer(_ message: DisplayMessage, to client: DisplayClient) async { entries.withLock { $0.append(.answer(message, client)) } }
+    func answer(_ message: DisplayMessage, to client: DisplayClientID) async { entries.withLock { $0.append(.answer(message, client)) } }
 
     var all: [Entry] { entries.withLock { $0 } }
     var messages: [DisplayMessage] { all.compactMap { if case .message(let m) = $0 { m } else { nil } } }

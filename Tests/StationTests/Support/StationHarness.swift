@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Backend
+import Display
 import Foundation
 import Logging
 import MRTD
@@ -40,7 +41,7 @@ struct StationHarness: Sendable {
         var camera: FakeCamera.Behaviour = .delivers
         var chip: FakeChip.Behaviour = .reads
         var autopilot = true
-        var start: [Configuration.StartTrigger] = [.card, .touch]
+        var start: [StartTrigger] = [.card, .touch]
         var inactivity: Duration = .seconds(60)
         var grace: Duration = .seconds(15)
         var preset: Configuration.WorkflowPreset = .passportChipFace

@@ -1,0 +1,224 @@
+import Backend
+import Display
+import Foundation
+import ScanFlow
+@testable import Station
+import Testing
+
+/// The station's phases by the actions of its state machine (STYLE rule 6): no devices, no
+/// backend, no clock; time is a number the test moves.
+@Suite struct StationMachineTests {
+    static let camera = DeviceStatus(.camera, available: true)
+    static let reader = DeviceStatus(.reader, available: true)
+    static let key = ChipAccessKey.mrz(documentNumber: "D23145890", dateOfBirth: "900101", dateOfExpiry: "341231")
+
+    static func machine(start: [StartTrigger] = [.card, .touch], useFlash: Bool = true) -> StationMachine {
+        var controller = Controller.Configuration()
+        controller.livenessProviderVersion = 1
+        return StationMachine(
+            settings: .init(
+                profile: WorkflowProfile(preset: .passportChipFace, countries: ["AUT"]), start: start, controller: controller,
+                resultScreen: .seconds(12), useFlash: useFlash))
+    }
+
+    /// A machine idling with both devices there.
+    static func idle(start: [StartTrigger] = [.card, .touch]) -> StationMachine {
+        var machine = machine(start: start)
+        _ = machine.start(now: .zero)
+        _ = machine.devicesProbed([camera, reader])
+        return machine
+    }
+
+    static let response = AccountResponse(
+        timestamp: "", account: Ref(id: "account-1"), sdk: .init(token: "token-1"), consentItems: [],
+        workflowExecution: .init(id: "execution-1", credentials: [
+            CredentialResponse(id: "id-1", category: .ID, api: .init(parts: [:], workflowExecution: "execution-1")),
+            CredentialResponse(id: "face-1", category: .FACEMAP, api: .init(parts: [:], workflowExecution: "execution-1")),
+        ]))
+
+    /// A machine in a journey (generation 1) that has started the ID credential's front.
+    static func scanningFront() -> StationMachine {
+        var machine = idle()
+        _ = machine.readerPresence(.cardPresent(true), now: .seconds(1))
+        _ = machine.journeyStarted(generation: 1, .success(.online(response)), now: .seconds(2))
+        _ = machine.input(.flow(.startCredential(id: "id-1")), from: nil, now: .seconds(3))
+        _ = machine.input(.flow(.setConfiguration(country: "AUT", document: Document(.passport))), from: nil, now: .seconds(3))
+        return machine
+    }
+
+    @Test func bootsToIdleOnceTheDevicesWereLookedAt() {
+        var machine = Self.machine()
+        #expect(machine.phase == .booting)
+        #expect(machine.start(now: .zero) == [.probeDevices])
+        #expect(machine.devicesProbed([Self.camera, Self.reader]).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
+        #expect(machine.phase == .idle)
+        // The heartbeat re-probes between journeys; the same devices again show nothing new.
+        #expect(machine.tick(now: .seconds(1)) == [.probeDevices])
+        #expect(machine.lastHeartbeat == .seconds(1))
+        #expect(machine.devicesProbed([Self.camera, Self.reader]) == [])
+    }
+
+    @Test func aMissingDeviceIsOutOfServiceUntilItComesBack() {
+        var machine = Self.machine()
+        _ = machine.start(now: .zero)
+        let missing = DeviceStatus(.camera, available: false, detail: "no video capture device")
+        #expect(machine.devicesProbed([missing, Self.reader]).filter(\.isShown) == [.showScreen(.outOfService(devices: [missing]))])
+        #expect(machine.phase == .outOfService)
+        // Nobody can start a journey on a station out of service.
+        #expect(machine.readerPresence(.cardPresent(true), now: .seconds(1)) == [])
+        #expect(machine.input(.station(.startJourney), from: nil, now: .seconds(1)) == [])
+        #expect(machine.tick(now: .seconds(2)) == [.probeDevices])
+        #expect(machine.devicesProbed([Self.camera, Self.reader]).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
+        #expect(machine.deviceStatus == [Self.camera, Self.reader])
+    }
+
+    @Test func theReaderGoingAwayWhileIdleTakesTheStationOutOfService() {
+        var machine = Self.idle()
+        let actions = machine.readerPresence(.readerAvailable(false), now: .seconds(1))
+        guard case .showScreen(.outOfService(let devices)) = actions.last else {
+            Issue.record("no out-of-service screen: \(actions)")
+            return
+        }
+        #expect(devices.map(\.device) == [.reader])
+        #expect(machine.readerPresence(.readerAvailable(false), now: .seconds(1)) == [])
+        #expect(machine.readerPresence(.readerAvailable(true), now: .seconds(2)).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
+    }
+
+    @Test func onlyTheConfiguredTriggersStartAJourney() {
+        var machine = Self.idle(start: [.card])
+        #expect(machine.input(.station(.startJourney), from: DisplayClientID(1), now: .seconds(1)) == [])
+        let actions = machine.readerPresence(.cardPresent(true), now: .seconds(1))
+        #expect(actions.filter(\.isShown) == [.showScreen(.starting)])
+        #expect(actions.contains(.requestJourney(generation: 1)))
+        #expect(actions.contains(.metric(.journeyStarted)))
+        #expect(machine.phase == .starting)
+        // A second document while the journey is set up starts nothing.
+        #expect(machine.readerPresence(.cardPresent(true), now: .seconds(1)) == [])
+    }
+
+    @Test func aCommandWithNoJourneyIsAnsweredToTheDisplayThatSentIt() {
+        var machine = Self.idle()
+        #expect(machine.input(.flow(.confirm), from: DisplayClientID(7), now: .seconds(1)) == [.answer(.logicalError(.deadController), to: DisplayClientID(7))])
+        #expect(machine.input(.flow(.confirm), from: nil, now: .seconds(1)) == [])
+    }
+
+    @Test func aRefusedJourneyShowsTheErrorThenIdlesAfterTheResultScreen() {
+        var machine = Self.idle()
+        _ = machine.input(.station(.startJourney), from: nil, now: .seconds(1))
+        let down = BackendError(.noConnection, call: .createAccount, message: "connect refused")
+        // A late answer for another journey changes nothing.
+        #expect(machine.journeyStarted(generation: 0, .failure(down), now: .seconds(2)) == [])
+        let actions = machine.journeyStarted(generation: 1, .failure(down), now: .seconds(2))
+        #expect(actions.filter(\.isShown) == [.show(.error(down.flowError))])
+        #expect(actions.contains(.metric(.journeyEnded(outcome: "refused"))))
+        #expect(actions.contains(.schedule(.resultOver(generation: 1), after: .seconds(12))))
+        #expect(machine.phase == .result)
+        #expect(machine.timerFired(.resultOver(generation: 0), now: .seconds(14)) == [])
+        #expect(machine.timerFired(.resultOver(generation: 1), now: .seconds(14)).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
+    }
+
+    @Test func theFrontIsCapturedWithTheFlashForTheOpenCredentialAndItsUploadAnsweredLater() throws {
+        var machine = Self.scanningFront()
+        let start = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        #expect(start.contains(.startCapture(generation: 1, mode: .docFinder, part: .front, useFlash: true)))
+        #expect(start.contains(.schedule(.flow(Timeout(.device, generation: 1)), after: .seconds(10))))
+        #expect(machine.captureEvent(generation: 1, .started, now: .seconds(5)).contains(.cancelTimer(.flow(.device))))
+        let image = CapturedImage(bytes: [0xFF, 0xD8, 0xFF, 0xD9], side: .front, chipAccessKey: Self.key)
+        let taken = machine.captureEvent(generation: 1, .image(image, isLastOfSide: true), now: .seconds(6))
+        let upload = try #require(taken.compactMap { action -> PartUpload? in
+            if case .enqueue(.part(let upload)) = action { upload } else { nil }
+        }.first)
+        #expect(upload.credentialId == "id-1")
+        #expect(upload.classifier == .front)
+        #expect(upload.execution.workflowExecutionId == "execution-1")
+        #expect(taken.contains(.stopCapture))
+        #expect(taken.contains(.metric(.imageCaptured)))
+        // "processing" is shown in the batch; the answer is queued behind it, not applied in it.
+        #expect(taken.contains(.show(.step(.processing(.front)))))
+        #expect(taken.contains(.answerLater(generation: 1, .partProcessed(.accepted))))
+        #expect(!taken.contains(.show(.step(.confirmationView(.front)))))
+        #expect(machine.answer(generation: 1, .partProcessed(.accepted), now: .seconds(6)).contains(.show(.step(.confirmationView(.front)))))
+        // The time between steps is what the metrics see.
+        #expect(taken.contains(.metric(.stepDuration(step: "scanView", .seconds(1)))))
+    }
+
+    @Test func theChipIsReadWithTheFrontsKeyAndALiftedDocumentIsAskedBack() {
+        var machine = Self.scanningFront()
+        _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        _ = machine.captureEvent(generation: 1, .started, now: .seconds(5))
+        _ = machine.captureEvent(generation: 1, .image(CapturedImage(bytes: [1], side: .front, chipAccessKey: Self.key), isLastOfSide: true), now: .seconds(6))
+        _ = machine.answer(generation: 1, .partProcessed(.accepted), now: .seconds(6))
+        _ = machine.input(.flow(.confirm), from: nil, now: .seconds(7))
+        #expect(machine.input(.flow(.finishScanPart), from: nil, now: .seconds(8)).contains(.startChipRead(generation: 1, Self.key)))
+        #expect(machine.chipReport(generation: 1, .cardLost, now: .seconds(9)) == [.metric(.deviceReconnect("card")), .showScreen(.documentLifted)])
+        #expect(machine.chipReport(generation: 1, .resumed, now: .seconds(10)) == [.showScreen(.documentReturned)])
+        let failed = machine.chipDone(generation: 1, .failure(ChipDeviceError(.readerMissing, "pcscd went away")), now: .seconds(11))
+        // A reader gone mid-read skips the chip add-on: the journey goes on without it.
+        #expect(failed.contains(.stopChipRead))
+        #expect(failed.contains(.show(.step(.canFinish(.nfc)))))
+        #expect(failed.contains { if case .log(let line) = $0 { line.message == "chip read failed" } else { false } })
+    }
+
+    @Test func reportsOfAnEndedJourneyAreDroppedAndItsUnsentPartsWiped() {
+        var machine = Self.scanningFront()
+        _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        let cancelled = machine.input(.flow(.cancel), from: nil, now: .seconds(5))
+        #expect(cancelled.contains(.wipeOutbox(workflowExecutionId: "execution-1")))
+        #expect(cancelled.contains(.cancelJourneyTimers))
+        #expect(cancelled.contains(.stopCapture))
+        #expect(cancelled.contains(.metric(.journeyDuration(.seconds(3)))))
+        #expect(cancelled.contains(.schedule(.resultOver(generation: 1), after: .seconds(12))))
+        #expect(!cancelled.contains { if case .showScreen(.decision) = $0 { true } else { false } })
+        #expect(machine.phase == .result)
+        #expect(machine.captureEvent(generation: 1, .started, now: .seconds(6)) == [])
+        #expect(machine.chipReport(generation: 1, .started, now: .seconds(6)) == [])
+        #expect(machine.answer(generation: 1, .finalized, now: .seconds(6)) == [])
+    }
+
+    @Test func aFinalisedJourneyIsKeptForTheOutboxAndItsDecisionAwaited() {
+        var machine = Self.scanningFront()
+        // The outbox stored the finalisation: the journey is the outbox's to deliver.
+        #expect(machine.finalizeQueued() == [.answerLater(generation: 1, .finalized)])
+        let ended = machine.input(.flow(.cancel), from: nil, now: .seconds(5))
+        #expect(!ended.contains(.wipeOutbox(workflowExecutionId: "execution-1")))
+        #expect(ended.contains(.showScreen(.decision(reference: "execution-1", decision: nil))))
+        #expect(ended.contains { if case .awaitDecision(let execution) = $0 { execution.workflowExecutionId == "execution-1" } else { false } })
+    }
+
+    @Test func anOutboxThatRefusesAPartEndsTheJourneyWithN() {
+        var machine = Self.scanningFront()
+        let part = OutboxItem.part(PartUpload(
+            execution: ExecutionRef(Self.response), credentialId: "id-1", classifier: .front, body: Data([1])))
+        let actions = machine.outboxRefused(part, error: "full")
+        #expect(actions.last == .answerLater(generation: 1, .sessionFailed(StationMachine.outboxUnusable)))
+    }
+
+    @Test func aLostCameraIsReportedToTheJourneyAndRecordedForHealth() {
+        var machine = Self.scanningFront()
+        _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        let actions = machine.captureEvent(generation: 1, .lost(reason: "unplugged"), now: .seconds(5))
+        #expect(actions.contains(.stopCapture))
+        #expect(actions.contains(.metric(.deviceReconnect("camera"))))
+        #expect(machine.deviceStatus.first { $0.device == .camera } == DeviceStatus(.camera, available: false, detail: "unplugged"))
+    }
+
+    @Test func shutdownMidJourneyCancelsWipesAndStops() {
+        var machine = Self.scanningFront()
+        let actions = machine.shutdown(now: .seconds(5))
+        #expect(actions.contains(.wipeOutbox(workflowExecutionId: "execution-1")))
+        #expect(actions.last == .stop)
+        #expect(machine.phase == .stopped)
+        #expect(machine.shutdown(now: .seconds(6)) == [])
+        #expect(machine.tick(now: .seconds(7)) == [])
+    }
+}
+
+extension StationMachine.Action {
+    /// Whether the action puts something on the display.
+    var isShown: Bool {
+        switch self {
+        case .show, .showScreen, .answer: true
+        default: false
+        }
+    }
+}
