@@ -271,6 +271,14 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // LoopbackBackend: the reference backend on loopback, for the backend's and the station's tests.
+                "Backend", "ReferenceBackend",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -336,7 +344,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
+                "Backend", "KioskTestKit", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

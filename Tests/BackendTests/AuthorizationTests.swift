@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import Backend
 import Foundation
+import KioskTestKit
 import ReferenceBackend
 import Testing
 

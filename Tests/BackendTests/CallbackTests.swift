@@ -5,6 +5,7 @@ import NIOHTTP1
 import Backend
 import Crypto
 import Foundation
+import KioskTestKit
 import Hummingbird
 import ReferenceBackend
 import ServiceLifecycle

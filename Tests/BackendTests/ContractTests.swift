@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Backend
 import Foundation
+import KioskTestKit
 import ReferenceBackend
 import ScanFlow
 import Testing

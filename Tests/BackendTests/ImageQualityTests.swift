@@ -1,6 +1,7 @@
 import Backend
 import Camera
 import Foundation
+import KioskTestKit
 import ReferenceBackend
 import Testing
 

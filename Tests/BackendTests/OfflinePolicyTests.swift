@@ -1,5 +1,6 @@
 import Backend
 import Foundation
+import KioskTestKit
 import ReferenceBackend
 import Synchronization
 import Testing
@@ -69,16 +70,10 @@ import Testing
 
 /// The station against the reference backend going down for hours and coming back.
 @Suite struct OfflineJourneyTests {
-    final class WallClock: Sendable {
-        private let date = Mutex(Date())
-        var now: Date { date.withLock { $0 } }
-        func advance(_ seconds: Double) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
-
     @Test func queuedJourneyStartsOfflineAndDrainsWhenTheBackendReturns() async throws {
         try await LoopbackBackend.with { backend in
             let client = backend.client()
-            let clock = WallClock()
+            let clock = ManualTime(Date())
             let policy = OfflinePolicy(mode: .queue, preparedExecutions: 1, tokenLifetime: 86_400, minimumRemainingLifetime: .seconds(3600))
             let starter = JourneyStarter(backend: client, policy: policy, template: Fixtures.account(), logger: LoopbackBackend.logger, now: { clock.now })
             #expect(await starter.refill() == 1)
@@ -106,7 +101,7 @@ import Testing
             #expect(try await sender.drainOnce() == 0)
 
             // Hours later the backend returns.
-            clock.advance(3 * 3600)
+            clock.advance(seconds: 3 * 3600)
             await backend.faults.clear()
             var delivered = 0
             for _ in 0..<5 where delivered < 3 { delivered += try await sender.drainOnce() }
@@ -117,7 +112,7 @@ import Testing
             #expect(details.idResult?.documentNumber == "L898902C3")
 
             // New journeys start online again once the recheck interval passed.
-            clock.advance(60)
+            clock.advance(seconds: 60)
             guard case .online = try await starter.start(Fixtures.account()) else { throw TestFailure("expected an online start") }
         }
     }
@@ -125,7 +120,7 @@ import Testing
     @Test func refuseNewJourneysWhileDownThenStartOnlineWhenBack() async throws {
         try await LoopbackBackend.with { backend in
             let client = backend.client()
-            let clock = WallClock()
+            let clock = ManualTime(Date())
             let starter = JourneyStarter(backend: client, policy: OfflinePolicy(mode: .refuseNewJourneys), template: Fixtures.account(),
                                          logger: LoopbackBackend.logger, now: { clock.now })
             #expect(await starter.refill() == 0)
@@ -133,7 +128,7 @@ import Testing
             let refused = await #expect(throws: BackendError.self) { try await starter.start(Fixtures.account()) }
             #expect(refused?.isRetryable == true)
             await backend.faults.clear()
-            clock.advance(60)
+            clock.advance(seconds: 60)
             guard case .online(let response) = try await starter.start(Fixtures.account()) else { throw TestFailure("expected an online start") }
             #expect(try await client.status(ExecutionRef(response)).workflowExecution.status == .INITIATED)
         }

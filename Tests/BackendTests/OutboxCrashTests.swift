@@ -1,5 +1,6 @@
 import Backend
 import Foundation
+import KioskTestKit
 import ReferenceBackend
 import Testing
 

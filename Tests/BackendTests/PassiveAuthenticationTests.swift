@@ -1,5 +1,6 @@
 import Backend
 import Foundation
+import KioskTestKit
 import MRTD
 import ReferenceBackend
 import Testing

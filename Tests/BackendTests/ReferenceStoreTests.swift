@@ -1,6 +1,7 @@
 import Backend
 import Crypto
 import Foundation
+import KioskTestKit
 import ReferenceBackend
 import Testing
 

@@ -8,11 +8,6 @@ import NIOCore
 import ServiceLifecycle
 import Testing
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// A real display server on an ephemeral loopback port, run in a ServiceGroup as `serve` does.
 struct TestDisplayServer: Sendable {
     static let logger: Logger = {

@@ -1,6 +1,7 @@
 import Camera
 import Flash
 import Foundation
+import KioskTestKit
 import Logging
 import MRTD
 import ScanFlow

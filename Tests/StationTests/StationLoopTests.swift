@@ -1,6 +1,7 @@
 import Backend
 import Display
 import Foundation
+import KioskTestKit
 import ScanFlow
 import Station
 import Testing

@@ -2,6 +2,7 @@ import Backend
 import Camera
 import Display
 import Foundation
+import KioskTestKit
 import MRTD
 import ScanFlow
 import Station
@@ -50,11 +51,6 @@ final class RecordingDisplay: StationDisplay, Sendable {
             entries.contains { if case .screen(let s) = $0 { predicate(s) } else { false } }
         }
     }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// A camera that delivers a real JPEG of a sharp synthetic picture for every part, or fails.

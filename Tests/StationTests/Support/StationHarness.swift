@@ -1,12 +1,11 @@
-import AsyncHTTPClient
 import Backend
 import Display
 import Foundation
+import KioskTestKit
 import Logging
 import MRTD
 import ReferenceBackend
 import ScanFlow
-import ServiceLifecycle
 import Station
 import Testing
 
@@ -53,34 +52,17 @@ struct StationHarness: Sendable {
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
     static func with<T: Sendable>(_ options: Options = Options(), _ body: (StationHarness) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-station-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let issuer = try TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
-        let store = try SQLiteReferenceStore(path: directory.appendingPathComponent("backend.sqlite").path)
-        let client = try await store.addClient(name: "station-test")
-        var serverConfiguration = ReferenceServer.Configuration()
-        serverConfiguration.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
-        let server = ReferenceServer(store: store, configuration: serverConfiguration)
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = server.makeApplication(host: "127.0.0.1", port: 0, logger: logger) { port in
-            portContinuation.yield(port)
-            portContinuation.finish()
-        }
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        let keyPath = directory.appendingPathComponent("outbox.key").path
-        try OutboxKey.generate(path: keyPath)
-        let outbox = try Outbox(path: directory.appendingPathComponent("outbox.sqlite").path, key: OutboxKey.load(path: keyPath), logger: logger)
-
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw TestFailure("reference backend did not start") }
-            var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(
-                baseURL: "http://127.0.0.1:\(port)", clientId: client.id, clientSecret: client.secret)
-            configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
-            let backend = HTTPVerificationBackend(configuration: configuration, httpClient: httpClient, clock: ContinuousClock(), logger: logger)
+        return try await LoopbackBackend.with(configure: { server in
+            server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
+        }) { reference in
+            let keyPath = reference.directory.appendingPathComponent("outbox.key").path
+            try OutboxKey.generate(path: keyPath)
+            let outbox = try Outbox(
+                path: reference.directory.appendingPathComponent("outbox.sqlite").path, key: OutboxKey.load(path: keyPath), logger: logger)
+            let backend = reference.client { configuration in
+                configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+            }
             let profile = WorkflowProfile(preset: options.preset)
             let starter = JourneyStarter(
                 backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
@@ -102,8 +84,8 @@ struct StationHarness: Sendable {
                 logger: logger)
             autopilot?.attach(to: loop)
             let harness = StationHarness(
-                loop: loop, display: recording, autopilot: autopilot, outbox: outbox, backend: backend, store: store, camera: camera, chip: chip)
-            tasks.addTask { await loop.run() }
+                loop: loop, display: recording, autopilot: autopilot, outbox: outbox, backend: backend, store: reference.store, camera: camera, chip: chip)
+            let running = Task { await loop.run() }
             let sender = options.sender
                 ? Task {
                     while !Task.isCancelled {
@@ -114,9 +96,7 @@ struct StationHarness: Sendable {
             func stop() async {
                 sender?.cancel()
                 loop.shutdown()
-                try? await httpClient.shutdown()
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
+                await running.value
             }
             do {
                 let value = try await body(harness)

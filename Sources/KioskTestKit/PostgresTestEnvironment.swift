@@ -1,21 +1,21 @@
 import Foundation
-import Logging
+public import Logging
 import PostgresNIO
 import ReferenceBackend
 
 /// The real PostgreSQL server the PostgreSQL tests run against: a private cluster that
 /// `scripts/postgres.sh start` runs and `make test` exports as `IDKIOSK_POSTGRES_URL`.
-enum PostgresTestEnvironment {
-    static var url: String? {
+public enum PostgresTestEnvironment {
+    public static var url: String? {
         ProcessInfo.processInfo.environment["IDKIOSK_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Set by `make test`; in CI the tests always run, so a missing server fails them.
-    static var isAvailable: Bool { url != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    public static var isAvailable: Bool { url != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    static let skipReason = "needs a PostgreSQL server: run `make test`, or scripts/postgres.sh start and export IDKIOSK_POSTGRES_URL as it prints"
+    public static let skipReason = "needs a PostgreSQL server: run `make test`, or scripts/postgres.sh start and export IDKIOSK_POSTGRES_URL as it prints"
 
-    static let logger: Logger = {
+    public static let logger: Logger = {
         var logger = Logger(label: "test.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
         logger.logLevel = .critical
         return logger
@@ -23,7 +23,7 @@ enum PostgresTestEnvironment {
 
     /// Runs `body` with the URL of a new, empty database, dropped afterwards: every test
     /// starts from nothing and migrates it itself.
-    static func withDatabase<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+    public static func withDatabase<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
         guard let url else { throw TestFailure("IDKIOSK_POSTGRES_URL is not set (\(skipReason))") }
         let name = "idkiosk_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         guard var components = URLComponents(string: url) else { throw TestFailure("IDKIOSK_POSTGRES_URL is not a URL") }
