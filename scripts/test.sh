@@ -24,6 +24,10 @@ stage "build (swift build --build-tests)"
 run_filtered swift build --build-tests || { echo "==> build FAILED"; exit 1; }
 stage_end "build"
 
+stage "layers (module dependencies point down: scripts/check-layers.py)"
+python3 scripts/check-layers.py || { echo "==> layers FAILED"; exit 1; }
+stage_end "layers"
+
 stage "start pcscd with the vpcd virtual reader"
 scripts/pcscd-vpcd.sh start
 stop_postgres() { [ "$postgres_ours" -eq 0 ] || scripts/postgres.sh stop >/dev/null || true; }

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Checks that the module dependencies point down (docs/architecture.md, "Rules").
+
+Reads the package as SwiftPM describes it (`swift package describe --type json`) and the
+`import` lines of every module's sources, and fails, naming each violation, when:
+- a module below Station imports ScanFlow (only Display and Capture may: they speak its vocabulary);
+- Imaging or Vision imports or depends on a device, network or flow module;
+- ReferenceBackend or VirtualPassport depends on Camera;
+- MRTD depends on more than APDU, COpenSSL and swift-log.
+Prints one line per rule checked; exits 1 on a violation.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+describe = subprocess.run(
+    ["swift", "package", "describe", "--type", "json"], cwd=root, check=True, capture_output=True, text=True
+).stdout
+package = json.loads(describe[describe.index("{"):])
+targets = {t["name"]: t for t in package["targets"]}
+
+IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |package |private |fileprivate )?import\s+(?:\w+\s+)?([A-Za-z_][\w.]*)", re.M)
+
+
+def imports(name):
+    """Every module the sources of target `name` import."""
+    target = targets[name]
+    found = set()
+    for relative in target.get("sources", []):
+        path = os.path.join(root, target["path"], relative)
+        if path.endswith(".swift"):
+            with open(path, encoding="utf-8") as f:
+                found.update(m.split(".")[0] for m in IMPORT.findall(f.read()))
+    return found
+
+
+def dependencies(name):
+    """The target's declared dependencies: target names and products."""
+    return set(targets[name].get("target_dependencies", [])) | set(targets[name].get("product_dependencies", []))
+
+
+libraries = [n for n, t in targets.items() if t["type"] == "library" and not n.startswith("C")]
+above_station = {"Station", "Capture", "Display", "KioskTestKit"}
+flow = {"ScanFlow", "Station", "Capture", "Display"}
+devices = {"Camera", "Flash", "SmartCard", "VirtualCard", "VirtualPassport", "MRTD"}
+network = {"Backend", "ReferenceBackend", "AsyncHTTPClient", "NIOCore", "NIOPosix", "Hummingbird", "PostgresNIO"}
+
+violations = []
+checks = []
+
+checks.append("below Station, only Display and Capture import ScanFlow")
+for name in libraries:
+    if name in above_station or name == "ScanFlow":
+        continue
+    if "ScanFlow" in imports(name) or "ScanFlow" in dependencies(name):
+        violations.append(f"{name} imports ScanFlow")
+
+checks.append("Imaging and Vision import no device, network or flow module")
+for name in ("Imaging", "Vision"):
+    if name not in targets:
+        violations.append(f"{name} is missing")
+        continue
+    bad = (imports(name) | dependencies(name)) & (flow | devices | network)
+    if bad:
+        violations.append(f"{name} imports {', '.join(sorted(bad))}")
+
+checks.append("ReferenceBackend and VirtualPassport do not depend on Camera")
+for name in ("ReferenceBackend", "VirtualPassport"):
+    if "Camera" in dependencies(name) or "Camera" in imports(name):
+        violations.append(f"{name} depends on Camera")
+
+checks.append("MRTD depends only on APDU, COpenSSL and swift-log")
+extra = dependencies("MRTD") - {"APDU", "COpenSSL", "Logging"}
+if extra:
+    violations.append(f"MRTD depends on {', '.join(sorted(extra))}")
+
+for check in checks:
+    print(f"layers: {check}")
+for violation in violations:
+    print(f"layers: VIOLATION: {violation}", file=sys.stderr)
+sys.exit(1 if violations else 0)
