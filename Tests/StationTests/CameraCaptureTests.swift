@@ -1,6 +1,6 @@
-import Camera
 import Flash
 import Foundation
+import Imaging
 import Logging
 import MRTD
 import ScanFlow

@@ -1,6 +1,6 @@
 import Backend
-import Camera
 import Foundation
+import Imaging
 import MRTD
 import ScanFlow
 import Station
