@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Backend", targets: ["Backend"]),
         .library(name: "ReferenceBackend", targets: ["ReferenceBackend"]),
         .executable(name: "idkiosk-backend", targets: ["idkiosk-backend"]),
+        .library(name: "Imaging", targets: ["Imaging"]),
+        .library(name: "Vision", targets: ["Vision"]),
         .library(name: "Camera", targets: ["Camera"]),
         .library(name: "Flash", targets: ["Flash"]),
         .library(name: "Display", targets: ["Display"]),
@@ -70,6 +72,10 @@ let package = Package(
             dependencies: ["APDU", "COpenSSL", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // Frames, pixel formats, conversion, JPEG and JPEG 2000: no device, network or flow module.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG"], swiftSettings: strict),
+        // What a frame shows; pure like Imaging (its C/C++ shims will come with the analyses).
+        .target(name: "Vision", dependencies: ["Imaging"], swiftSettings: strict),
         .target(
             name: "KioskLog",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -93,7 +99,7 @@ let package = Package(
 
         .target(
             name: "Camera",
-            dependencies: ["CV4L2", "CTurboJPEG", "COpenJPEG", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CV4L2", "Imaging", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -104,7 +110,7 @@ let package = Package(
 
         .target(
             name: "VirtualPassport",
-            dependencies: ["APDU", "MRTD", "VirtualCard", "Camera"],
+            dependencies: ["APDU", "MRTD", "VirtualCard", "Imaging"],
             swiftSettings: strict
         ),
 
@@ -136,7 +142,7 @@ let package = Package(
         .target(
             name: "ReferenceBackend",
             dependencies: [
-                "Backend", "SQLite", "MRTD", "Camera",
+                "Backend", "SQLite", "MRTD", "Imaging", "Vision",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -205,7 +211,7 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display",
+                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Imaging", "Vision", "Camera", "Flash", "Backend", "Display",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -219,7 +225,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash",
+                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -236,7 +242,7 @@ let package = Package(
 
         .executableTarget(
             name: "CameraBenchmark",
-            dependencies: ["Camera", "CV4LConvert"],
+            dependencies: ["Imaging", "CV4LConvert"],
             path: "Benchmarks/CameraBenchmark",
             swiftSettings: strict
         ),
@@ -293,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "StationTests",
             dependencies: [
-                "Station", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "Flash",
+                "Station", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
                 "SmartCard", "VirtualCard",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -303,14 +309,14 @@ let package = Package(
         ),
         .testTarget(
             name: "idkioskTests",
-            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Camera", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KioskTestKit", "VirtualCard", "VirtualPassport", "MRTD", "Imaging", "Camera", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(name: "ScanFlowTests", dependencies: ["ScanFlow", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "DisplayTests",
             dependencies: [
-                "Display", "ScanFlow", "KioskTestKit", "Camera",
+                "Display", "ScanFlow", "KioskTestKit", "Imaging",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -319,16 +325,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging"], swiftSettings: strict),
+        .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",
-            dependencies: ["Flash", "Camera", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Flash", "Camera", "Imaging", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "VirtualPassportTests",
             dependencies: [
-                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU", "Camera",
+                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU", "Imaging",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -344,7 +352,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "KioskTestKit", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
+                "Backend", "KioskTestKit", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Vision", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -1,16 +1,23 @@
 import CV4LConvert
-import Camera
 import Glibc
+import Imaging
+
+/// A failed libv4lconvert call: its name and libv4lconvert's own message.
+struct V4LConvertError: Error, CustomStringConvertible {
+    var call: String
+    var message: String
+    var description: String { "\(message) (\(call))" }
+}
 
 /// libv4lconvert, the baseline: one function per C call.
 final class V4LConvert {
     private let handle: OpaquePointer
 
-    /// - Throws: `CameraError` when libv4lconvert cannot make its context.
-    init() throws(CameraError) {
+    /// - Throws: `V4LConvertError` when libv4lconvert cannot make its context.
+    init() throws(V4LConvertError) {
         // No device: the conversions do not need one; the shim stands in for it.
         guard let handle = Self.create() else {
-            throw CameraError(kind: .failed, call: "v4lconvert_create_with_dev_ops", message: "libv4lconvert could not make a context")
+            throw V4LConvertError(call: "v4lconvert_create_with_dev_ops", message: "libv4lconvert could not make a context")
         }
         self.handle = handle
     }
@@ -29,8 +36,8 @@ final class V4LConvert {
 
     /// Converts a YUYV or MJPEG frame into `destination`.
     /// - Returns: the bytes written.
-    /// - Throws: `CameraError` `.codec` with libv4lconvert's own message.
-    func convert(_ frame: Frame, to destination: Destination, into buffer: inout [UInt8]) throws(CameraError) -> Int {
+    /// - Throws: `V4LConvertError` with libv4lconvert's own message.
+    func convert(_ frame: Frame, to destination: Destination, into buffer: inout [UInt8]) throws(V4LConvertError) -> Int {
         var source = Self.format(fourcc: frame.format == .mjpeg ? cv4lconvert_pix_fmt_mjpeg() : cv4lconvert_pix_fmt_yuyv(), frame: frame)
         source.fmt.pix.bytesperline = frame.format == .mjpeg ? 0 : UInt32(frame.bytesPerLine)
         source.fmt.pix.sizeimage = UInt32(frame.bytes.count)
@@ -41,7 +48,7 @@ final class V4LConvert {
         if buffer.count < needed { buffer = [UInt8](repeating: 0, count: needed) }
         let written = Self.convert(handle, &source, &target, frame.bytes, &buffer)
         guard written >= 0 else {
-            throw CameraError(kind: .codec, call: "v4lconvert_convert", message: Self.errorMessage(handle))
+            throw V4LConvertError(call: "v4lconvert_convert", message: Self.errorMessage(handle))
         }
         return Int(written)
     }

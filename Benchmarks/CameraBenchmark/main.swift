@@ -11,8 +11,8 @@
 // read, not tested. Capture is not measured: the only camera the build machines have is
 // vivid in the rig VM, under QEMU TCG, where frame generation itself is emulated.
 
-import Camera
 import Foundation
+import Imaging
 
 struct Size {
     var name: String

@@ -1,3 +1,5 @@
+public import Imaging
+
 /// A frame interval as the fraction V4L2 uses (seconds per frame).
 public struct FrameInterval: Hashable, Sendable, Codable, CustomStringConvertible {
     public var numerator: UInt32

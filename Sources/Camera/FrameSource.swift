@@ -1,3 +1,5 @@
+public import Imaging
+
 /// Something that delivers frames: a V4L2 camera or a recording replayed from a file.
 ///
 /// A source is used from one task at a time; it is not `Sendable`. `nextFrame` of a

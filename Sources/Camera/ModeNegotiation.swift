@@ -1,3 +1,5 @@
+import Imaging
+
 /// What a stream is for; each purpose has its own idea of the best mode.
 public enum CapturePurpose: String, Hashable, Sendable, Codable, CaseIterable {
     /// Document capture: the highest resolution the camera delivers at 10 fps or more.

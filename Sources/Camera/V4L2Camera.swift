@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+public import Imaging
 public import Logging
 
 /// A V4L2 capture device streaming through mmap buffers.

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+public import Imaging
 
 /// A V4L2 video output node fed with write(2): the writing side of a loopback device
 /// (v4l2loopback), so a recording or generated frames appear as a camera to any program,

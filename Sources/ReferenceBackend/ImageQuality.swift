@@ -1,6 +1,7 @@
 import Backend
-import Camera
 import Foundation
+import Imaging
+import Vision
 
 /// The thresholds of the image checks. Sharpness depends on the camera, the optics and
 /// the resolution, so these are configuration (`idkiosk-backend serve --min-luma …`).
@@ -22,8 +23,9 @@ public struct ImageQualityThresholds: Sendable, Hashable {
     }
 }
 
-/// Brightness and sharpness of one uploaded JPEG, decoded to luma with the Camera
-/// module's TurboJPEG codec (the station measures its frames with the same code).
+/// Brightness and sharpness of one uploaded JPEG, decoded to luma with the Imaging
+/// module's TurboJPEG codec and measured by Vision (the station measures its frames with
+/// the same code).
 enum ImageQuality {
     enum Assessment: Equatable {
         /// Decoded and measured.

@@ -1,9 +1,9 @@
-public import Camera
+public import Imaging
 
 /// The face of the test passports: a deterministic drawing of a head and shoulders
 /// (background gradient, shoulders, neck, ears, a shaded head oval, hair, eyes with iris and
 /// pupil, eyebrows, nose, mouth) with sensor-like noise, encoded as a real baseline JPEG
-/// with the Camera module's TurboJPEG encoder, at the size of a real DG2 portrait
+/// with the Imaging module's TurboJPEG encoder, at the size of a real DG2 portrait
 /// (480 × 640, about 25 KB).
 public enum SyntheticFace {
     public static let width = 480
@@ -12,23 +12,23 @@ public enum SyntheticFace {
     public static let quality = 80
 
     /// The encoded face, made once per process.
-    /// - Throws: ``CameraError`` when TurboJPEG fails.
-    public static func jpeg() throws(CameraError) -> [UInt8] {
+    /// - Throws: ``ImagingError`` when TurboJPEG fails.
+    public static func jpeg() throws(ImagingError) -> [UInt8] {
         try encoded.get()
     }
 
-    private static let encoded: Result<[UInt8], CameraError> = Result { () throws(CameraError) -> [UInt8] in
+    private static let encoded: Result<[UInt8], ImagingError> = Result { () throws(ImagingError) -> [UInt8] in
         try JPEGCodec().encode(picture(), quality: quality)
     }
 
     /// The same face as JPEG 2000 (a JP2 file, lossy at 40:1, about 23 KB), as some states
     /// store it; made once per process with OpenJPEG.
-    /// - Throws: ``CameraError`` when OpenJPEG fails.
-    public static func jpeg2000() throws(CameraError) -> [UInt8] {
+    /// - Throws: ``ImagingError`` when OpenJPEG fails.
+    public static func jpeg2000() throws(ImagingError) -> [UInt8] {
         try encoded2000.get()
     }
 
-    private static let encoded2000: Result<[UInt8], CameraError> = Result { () throws(CameraError) -> [UInt8] in
+    private static let encoded2000: Result<[UInt8], ImagingError> = Result { () throws(ImagingError) -> [UInt8] in
         try JPEG2000.encode(picture(), format: .jp2, ratio: 40)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Camera
 import Flash
 import Foundation
+import Imaging
 import Logging
 import Station
 

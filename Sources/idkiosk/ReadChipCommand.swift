@@ -1,8 +1,8 @@
 import APDU
 import ArgumentParser
-import Camera
 import Foundation
 import Glibc
+import Imaging
 import Logging
 import MRTD
 import SmartCard

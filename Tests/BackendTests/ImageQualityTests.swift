@@ -1,9 +1,10 @@
 import Backend
-import Camera
 import Foundation
+import Imaging
 import KioskTestKit
 import ReferenceBackend
 import Testing
+import Vision
 
 /// Brightness and sharpness measured on real pixels of generated JPEGs.
 @Suite struct ImageQualityTests {
@@ -26,13 +27,6 @@ import Testing
         #expect(dark.meanLuma < defaults.minimumMeanLuma)
         #expect(blurred.laplacianVariance < defaults.minimumSharpness)
         #expect(abs(blurred.meanLuma - fine.meanLuma) < 10)
-    }
-
-    @Test func flatImageHasNoSharpnessAndItsOwnMean() {
-        let flat = LumaStatistics(LumaImage(width: 10, height: 10, pixels: [UInt8](repeating: 77, count: 100)))
-        #expect(flat.meanLuma == 77)
-        #expect(flat.laplacianVariance == 0)
-        #expect(LumaStatistics(LumaImage(width: 2, height: 2, pixels: [0, 0, 0, 0])).laplacianVariance == 0)
     }
 
     /// Uploads one FRONT image and finalizes; the part's feedback and the result's image checks.

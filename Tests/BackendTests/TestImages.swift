@@ -1,5 +1,5 @@
-import Camera
 import Foundation
+import Imaging
 
 /// Generated pictures for the image checks: a document-like page of dark strokes on a
 /// light background, and the same page darkened or blurred. Deterministic.

@@ -1,5 +1,6 @@
 import Camera
 import Foundation
+import Imaging
 import KioskTestKit
 import Testing
 

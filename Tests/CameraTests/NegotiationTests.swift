@@ -1,4 +1,5 @@
 import Camera
+import Imaging
 import Testing
 
 private func modes(_ format: PixelFormat, _ sizes: [(Int, Int, [UInt32])]) -> [CaptureMode] {
@@ -64,12 +65,5 @@ struct NegotiationTests {
         let ntsc = CaptureMode(format: .yuyv, width: 1280, height: 720, interval: FrameInterval(numerator: 1001, denominator: 30000))
         #expect(negotiateMode([ntsc], for: .face) == ntsc)
         #expect(ntsc.framesPerSecond > 29.9)
-    }
-
-    @Test func fourccNames() {
-        #expect(PixelFormat.yuyv.fourcc == "YUYV")
-        #expect(PixelFormat.mjpeg.fourcc == "MJPG")
-        #expect(PixelFormat.nv12.fourcc == "NV12")
-        #expect(PixelFormat.grey.fourcc == "GREY")
     }
 }

@@ -1,5 +1,6 @@
 import Camera
 import Glibc
+import Imaging
 import KioskTestKit
 import Logging
 import Testing

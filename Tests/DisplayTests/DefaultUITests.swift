@@ -1,6 +1,6 @@
-import Camera
 import Display
 import Foundation
+import Imaging
 import KioskTestKit
 import ScanFlow
 import Testing

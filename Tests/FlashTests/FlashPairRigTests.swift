@@ -1,6 +1,7 @@
 import Camera
 import Flash
 import Glibc
+import Imaging
 import Logging
 import ScanFlow
 import Testing

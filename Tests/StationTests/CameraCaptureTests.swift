@@ -1,6 +1,6 @@
-import Camera
 import Flash
 import Foundation
+import Imaging
 import KioskTestKit
 import Logging
 import MRTD

@@ -1,4 +1,4 @@
-import Camera
+import Imaging
 import KioskTestKit
 import MRTD
 import Testing

@@ -1,6 +1,6 @@
-import Camera
 import Foundation
 import Glibc
+import Imaging
 import KioskTestKit
 import Testing
 

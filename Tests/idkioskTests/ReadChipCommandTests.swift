@@ -1,5 +1,5 @@
-import Camera
 import Foundation
+import Imaging
 import KioskTestKit
 import Logging
 import MRTD

@@ -1,3 +1,4 @@
+public import Imaging
 public import Logging
 
 /// The library side of `idkiosk diag camera`, `capture --out` and `capture --record`.
@@ -111,14 +112,7 @@ public enum CameraDiagnostics {
         defer { source.stop() }
         for _ in 0..<warmupFrames { _ = try await source.nextFrame(timeout: timeout) }
         let frame = try await source.nextFrame(timeout: timeout)
-        let jpeg: [UInt8]
-        if frame.format.isCompressed {
-            jpeg = frame.bytes
-        } else {
-            var rgb = RGBImage()
-            try PixelConversion.rgb(of: frame, into: &rgb)
-            jpeg = try JPEGCodec().encode(rgb, quality: quality)
-        }
+        let jpeg = try Self.jpeg(of: frame, quality: quality)
         let stamp = frame.timestamp.components
         let mode = source.mode ?? CaptureMode(format: frame.format, width: frame.width, height: frame.height, interval: FrameInterval(fps: 10))
         return (jpeg, CaptureReport(
@@ -139,19 +133,22 @@ public enum CameraDiagnostics {
         defer { camera.stop() }
         for _ in 0..<warmupFrames { _ = try camera.readFrame(timeout: timeout) }
         let frame = try camera.readFrame(timeout: timeout)
-        let jpeg: [UInt8]
-        if frame.format.isCompressed {
-            jpeg = frame.bytes
-        } else {
-            var rgb = RGBImage()
-            try PixelConversion.rgb(of: frame, into: &rgb)
-            jpeg = try JPEGCodec().encode(rgb, quality: quality)
-        }
+        let jpeg = try Self.jpeg(of: frame, quality: quality)
         let stamp = frame.timestamp.components
         return (jpeg, CaptureReport(
             camera: camera.name, mode: mode, sequence: frame.sequence,
             timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
             warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
+    }
+
+    /// A still's JPEG: MJPEG frames as they are, raw frames converted and encoded.
+    private static func jpeg(of frame: Frame, quality: Int) throws(CameraError) -> [UInt8] {
+        if frame.format.isCompressed { return frame.bytes }
+        return try CameraError.catching { () throws(ImagingError) in
+            var rgb = RGBImage()
+            try PixelConversion.rgb(of: frame, into: &rgb)
+            return try JPEGCodec().encode(rgb, quality: quality)
+        }
     }
 
     /// Records `frames` raw frames to a Y4M file that `FileCamera` replays.

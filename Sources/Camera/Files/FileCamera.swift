@@ -1,4 +1,5 @@
 import Glibc
+public import Imaging
 
 /// A camera that replays a recording at a chosen frame rate, behind the same
 /// `FrameSource` protocol as `V4L2Camera`, for tests and demos.
@@ -73,7 +74,7 @@ public final class FileCamera<C: Clock>: FrameSource where C.Duration == Duratio
         -> (Storage, Int, CaptureMode)
     {
         guard let first = images.first else { throw CameraError(kind: .badFile, message: "\(path) holds no JPEG image") }
-        let size = try JPEGCodec().size(of: first)
+        let size = try CameraError.catching { () throws(ImagingError) in try JPEGCodec().size(of: first) }
         let mode = CaptureMode(format: .mjpeg, width: size.width, height: size.height, interval: interval ?? FrameInterval(fps: 10))
         return (.jpegs(images), images.count, mode)
     }

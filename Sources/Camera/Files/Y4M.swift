@@ -1,3 +1,5 @@
+public import Imaging
+
 /// The YUV4MPEG2 (Y4M) stream format: a text header, then `FRAME` and raw planes.
 ///
 /// Supported colour spaces: `C420jpeg`/`C420paldv`/`C420mpeg2`/`C420` (I420), `C422`

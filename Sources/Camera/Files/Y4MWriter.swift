@@ -1,4 +1,5 @@
 import Glibc
+public import Imaging
 
 /// Records raw frames to a Y4M file (`idkiosk capture --record`).
 ///

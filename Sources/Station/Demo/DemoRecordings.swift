@@ -1,5 +1,5 @@
-import Camera
 import Foundation
+import Imaging
 
 /// The recordings `make demo` replays through the file camera: a passport data page that
 /// comes into focus (with its MRZ beside it, `document.mrz`, standing in for the MRZ reader)

@@ -1,17 +1,19 @@
 import Camera
 public import Flash
 import Foundation
+import Imaging
 public import Logging
 import MRTD
 import ScanFlow
 import Backend
+import Vision
 
 /// The camera pipeline of a journey: frames from a V4L2 camera or a recording, a quality
 /// gate that captures by itself in the automatic modes (docFinder, faceLiveness) and on the
 /// shutter in the manual ones, a flash/no-flash pair for a document's front, and a small
 /// preview for the display.
 ///
-/// The quality gate measures brightness and sharpness (``Camera/LumaStatistics``); it does
+/// The quality gate measures brightness and sharpness (``Vision/LumaStatistics``); it does
 /// not find the document's outline or a face (the DESIGN's `Vision` module is not built yet).
 public struct CameraCapture: CaptureDevice {
     public struct Settings: Sendable {
@@ -289,7 +291,7 @@ struct Pipeline {
         lastUpdate = nil
     }
 
-    mutating func judge(_ frame: Frame, shutter: Bool, paused: Bool) throws(CameraError) -> Decision {
+    mutating func judge(_ frame: Frame, shutter: Bool, paused: Bool) throws(ImagingError) -> Decision {
         if shutter { return .capture }
         guard request.mode.isAutomatic, !paused else { return .wait(nil) }
         try PixelConversion.luma(of: frame, into: &luma, codec: codec)
@@ -310,14 +312,14 @@ struct Pipeline {
         return .wait(update == lastUpdate ? nil : update)
     }
 
-    mutating func encode(_ frame: Frame) throws(CameraError) -> [UInt8] {
+    mutating func encode(_ frame: Frame) throws(ImagingError) -> [UInt8] {
         if frame.format.isCompressed { return frame.bytes }
         try PixelConversion.rgb(of: frame, into: &rgb, codec: codec)
         return try codec.encode(rgb, quality: settings.jpegQuality)
     }
 
     /// A JPEG at preview size (never the full-resolution capture).
-    mutating func previewJPEG(_ frame: Frame) throws(CameraError) -> [UInt8] {
+    mutating func previewJPEG(_ frame: Frame) throws(ImagingError) -> [UInt8] {
         try PixelConversion.rgb(of: frame, into: &rgb, codec: codec)
         Self.downscale(rgb, toWidth: settings.previewWidth, into: &small)
         return try codec.encode(small, quality: 70)

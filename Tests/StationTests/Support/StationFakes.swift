@@ -1,7 +1,7 @@
 import Backend
-import Camera
 import Display
 import Foundation
+import Imaging
 import KioskTestKit
 import MRTD
 import ScanFlow

@@ -5,7 +5,7 @@ import COpenJPEG
 ///
 /// Both a bare codestream (J2K, starts FF 4F FF 51) and a JP2 file (signature box) are
 /// read. Input comes from a chip, so nothing is trusted: a malformed or oversized image is
-/// a ``CameraError`` of kind `.codec`, never a crash.
+/// a ``ImagingError`` of kind `.codec`, never a crash.
 public enum JPEG2000 {
     /// The container of JPEG 2000 bytes.
     public enum Format: Sendable, Hashable {
@@ -34,11 +34,11 @@ public enum JPEG2000 {
 
     /// Decodes to 8-bit RGB (greyscale repeated, sYCC converted, other precisions scaled,
     /// subsampled components stretched).
-    /// - Throws: ``CameraError`` `.codec` when the data is not JPEG 2000 or does not decode,
+    /// - Throws: ``ImagingError`` `.codec` when the data is not JPEG 2000 or does not decode,
     ///   `.unsupportedFormat` for 2 or more than 4 components or an oversized image.
-    public static func decodeRGB(_ data: [UInt8]) throws(CameraError) -> RGBImage {
+    public static func decodeRGB(_ data: [UInt8]) throws(ImagingError) -> RGBImage {
         guard let format = Format(sniffing: data) else {
-            throw CameraError(kind: .codec, message: "not JPEG 2000 (neither a JP2 signature box nor a codestream)")
+            throw ImagingError(kind: .codec, message: "not JPEG 2000 (neither a JP2 signature box nor a codestream)")
         }
         let codec = try OpenJPEG.createDecompress(format.codec).get()
         defer { OpenJPEG.destroyCodec(codec) }
@@ -51,11 +51,11 @@ public enum JPEG2000 {
         let width = Int(header.x1) - Int(header.x0)
         let height = Int(header.y1) - Int(header.y0)
         guard width > 0, height > 0, width * height <= maximumPixels else {
-            throw CameraError(kind: .unsupportedFormat, message: "JPEG 2000 image of \(width)x\(height) is outside 1...\(maximumPixels) pixels")
+            throw ImagingError(kind: .unsupportedFormat, message: "JPEG 2000 image of \(width)x\(height) is outside 1...\(maximumPixels) pixels")
         }
         let count = Int(header.numcomps)
         guard count == 1 || count == 3 || count == 4 else {
-            throw CameraError(kind: .unsupportedFormat, message: "JPEG 2000 image with \(count) components")
+            throw ImagingError(kind: .unsupportedFormat, message: "JPEG 2000 image with \(count) components")
         }
         try OpenJPEG.decode(codec, stream, image).get()
         try OpenJPEG.endDecompress(codec, stream).get()
@@ -63,16 +63,16 @@ public enum JPEG2000 {
     }
 
     /// Decodes JPEG 2000 and encodes the picture as JPEG with TurboJPEG.
-    /// - Throws: ``CameraError`` as ``decodeRGB(_:)`` and the JPEG encoder do.
-    public static func toJPEG(_ data: [UInt8], quality: Int = 90) throws(CameraError) -> [UInt8] {
+    /// - Throws: ``ImagingError`` as ``decodeRGB(_:)`` and the JPEG encoder do.
+    public static func toJPEG(_ data: [UInt8], quality: Int = 90) throws(ImagingError) -> [UInt8] {
         try JPEGCodec().encode(decodeRGB(data), quality: quality)
     }
 
     /// Encodes RGB as lossy JPEG 2000 (9-7 wavelet, colour transform, one layer at
     /// `ratio`:1): for test documents whose DG2 holds a JPEG 2000 face.
-    /// - Throws: ``CameraError`` `.codec` when OpenJPEG fails.
-    public static func encode(_ image: RGBImage, format: Format = .jp2, ratio: Float = 20) throws(CameraError) -> [UInt8] {
-        guard image.width > 0, image.height > 0 else { throw CameraError(kind: .invalidArgument, message: "empty image") }
+    /// - Throws: ``ImagingError`` `.codec` when OpenJPEG fails.
+    public static func encode(_ image: RGBImage, format: Format = .jp2, ratio: Float = 20) throws(ImagingError) -> [UInt8] {
+        guard image.width > 0, image.height > 0 else { throw ImagingError(kind: .invalidArgument, message: "empty image") }
         var parameters = [opj_image_cmptparm_t](repeating: opj_image_cmptparm_t(), count: 3)
         for index in parameters.indices {
             parameters[index].dx = 1
@@ -90,7 +90,7 @@ public enum JPEG2000 {
         target.pointee.y1 = OPJ_UINT32(image.height)
         let pixels = image.width * image.height
         for component in 0..<3 {
-            guard let samples = target.pointee.comps[component].data else { throw CameraError(kind: .codec, message: "no component buffer") }
+            guard let samples = target.pointee.comps[component].data else { throw ImagingError(kind: .codec, message: "no component buffer") }
             image.pixels.withUnsafeBufferPointer { source in
                 for i in 0..<pixels { samples[i] = OPJ_INT32(source[i * 3 + component]) }
             }
@@ -108,7 +108,7 @@ public enum JPEG2000 {
     }
 
     /// 8-bit RGB from decoded components.
-    private static func rgb(_ image: opj_image_t, width: Int, height: Int) throws(CameraError) -> RGBImage {
+    private static func rgb(_ image: opj_image_t, width: Int, height: Int) throws(ImagingError) -> RGBImage {
         struct Plane {
             var data: UnsafeMutablePointer<OPJ_INT32>
             var width: Int, height: Int, dx: Int, dy: Int
@@ -128,7 +128,7 @@ public enum JPEG2000 {
             guard let data = component.data, component.w > 0, component.h > 0, component.dx > 0, component.dy > 0,
                 Int(component.w) * Int(component.dx) >= width, Int(component.h) * Int(component.dy) >= height,
                 (1...16).contains(component.prec)
-            else { throw CameraError(kind: .codec, message: "JPEG 2000 component \(index) has no usable samples") }
+            else { throw ImagingError(kind: .codec, message: "JPEG 2000 component \(index) has no usable samples") }
             planes.append(Plane(
                 data: data, width: Int(component.w), height: Int(component.h), dx: Int(component.dx), dy: Int(component.dy),
                 shift: Int(component.prec) - 8, offset: component.sgnd != 0 ? Int32(1) << Int32(component.prec - 1) : 0))

@@ -1,4 +1,4 @@
-import Camera
+import Imaging
 import Testing
 
 @Suite("Pixel conversion")
@@ -84,7 +84,7 @@ struct PixelConversionTests {
 
     @Test func shortFramesAndCompressedFormatsAreRejected() {
         var luma = LumaImage()
-        #expect(throws: CameraError.self) {
+        #expect(throws: ImagingError.self) {
             try PixelConversion.luma(of: Frame(format: .yuyv, width: 4, height: 2, bytes: [1, 2, 3]), into: &luma)
         }
         do {

@@ -1,3 +1,5 @@
+public import Imaging
+
 /// Brightness and sharpness of a luma image: the measures a station and a backend both
 /// use to say whether a picture of a document or face is usable.
 ///

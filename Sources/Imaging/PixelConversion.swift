@@ -6,9 +6,9 @@
 /// MJPEG frames are decoded by `JPEGCodec` instead.
 public enum PixelConversion {
     /// Writes the luma of a raw frame into `image`.
-    /// - Throws: `CameraError.unsupportedFormat` for compressed formats, `.badFile`
-    ///   when the frame is shorter than its size says.
-    public static func luma(of frame: Frame, into image: inout LumaImage) throws(CameraError) {
+    /// - Throws: ``ImagingError`` `.unsupportedFormat` for compressed formats,
+    ///   `.malformedFrame` when the frame is shorter than its size says.
+    public static func luma(of frame: Frame, into image: inout LumaImage) throws(ImagingError) {
         try check(frame)
         image.resize(width: frame.width, height: frame.height)
         let w = frame.width, h = frame.height, stride = frame.bytesPerLine
@@ -43,7 +43,7 @@ public enum PixelConversion {
 
     /// Writes a raw frame as RGB into `image`.
     /// - Throws: as `luma(of:into:)`.
-    public static func rgb(of frame: Frame, into image: inout RGBImage) throws(CameraError) {
+    public static func rgb(of frame: Frame, into image: inout RGBImage) throws(ImagingError) {
         try check(frame)
         image.resize(width: frame.width, height: frame.height)
         let w = frame.width, h = frame.height, stride = frame.bytesPerLine
@@ -129,16 +129,16 @@ public enum PixelConversion {
     @inline(__always)
     static func clamp(_ v: Int32) -> UInt8 { UInt8(max(0, min(255, v))) }
 
-    private static func check(_ frame: Frame) throws(CameraError) {
+    private static func check(_ frame: Frame) throws(ImagingError) {
         guard let needed = PixelFormat.minimumFrameBytes(frame.format, bytesPerLine: frame.bytesPerLine, height: frame.height)
         else {
-            throw CameraError(kind: .unsupportedFormat, message: "cannot convert \(frame.format) frames without decoding")
+            throw ImagingError(kind: .unsupportedFormat, message: "cannot convert \(frame.format) frames without decoding")
         }
         guard frame.width > 0, frame.height > 0, frame.bytes.count >= needed,
             frame.bytesPerLine >= PixelFormat.packedBytesPerLine(frame.format, width: frame.width)
         else {
-            throw CameraError(
-                kind: .badFile,
+            throw ImagingError(
+                kind: .malformedFrame,
                 message: "\(frame.format) \(frame.width)x\(frame.height) frame has \(frame.bytes.count) bytes, needs \(needed)")
         }
     }

@@ -20,16 +20,16 @@ enum OpenJPEG {
     typealias Codec = UnsafeMutablePointer<opj_codec_t?>
     typealias Stream = UnsafeMutablePointer<opj_stream_t?>
 
-    static func failure(_ call: String, _ message: String) -> CameraError {
-        CameraError(kind: .codec, call: call, message: message)
+    static func failure(_ call: String, _ message: String) -> ImagingError {
+        ImagingError(kind: .codec, call: call, message: message)
     }
 
-    static func createDecompress(_ format: OPJ_CODEC_FORMAT) -> SysResult<Codec> {
+    static func createDecompress(_ format: OPJ_CODEC_FORMAT) -> ImagingResult<Codec> {
         guard let codec = opj_create_decompress(format) else { return .failure(failure("opj_create_decompress", "no decoder")) }
         return .success(codec)
     }
 
-    static func createCompress(_ format: OPJ_CODEC_FORMAT) -> SysResult<Codec> {
+    static func createCompress(_ format: OPJ_CODEC_FORMAT) -> ImagingResult<Codec> {
         guard let codec = opj_create_compress(format) else { return .failure(failure("opj_create_compress", "no encoder")) }
         return .success(codec)
     }
@@ -38,7 +38,7 @@ enum OpenJPEG {
         opj_destroy_codec(codec)
     }
 
-    static func setupDecoder(_ codec: Codec) -> SysResult<Void> {
+    static func setupDecoder(_ codec: Codec) -> ImagingResult<Void> {
         var parameters = opj_dparameters_t()
         opj_set_default_decoder_parameters(&parameters)
         guard setupDecoderCall(codec, &parameters) else { return .failure(failure("opj_setup_decoder", "decoder set-up failed")) }
@@ -50,7 +50,7 @@ enum OpenJPEG {
     }
 
     /// Lossy encoder parameters: irreversible 9-7 wavelet, one layer at `ratio`:1, colour transform for RGB.
-    static func setupEncoder(_ codec: Codec, image: UnsafeMutablePointer<opj_image_t>, ratio: Float) -> SysResult<Void> {
+    static func setupEncoder(_ codec: Codec, image: UnsafeMutablePointer<opj_image_t>, ratio: Float) -> ImagingResult<Void> {
         var parameters = opj_cparameters_t()
         opj_set_default_encoder_parameters(&parameters)
         parameters.tcp_numlayers = 1
@@ -67,7 +67,7 @@ enum OpenJPEG {
     }
 
     /// A stream over `memory` (reading when `input`), which retains it until the stream is destroyed.
-    static func stream(_ memory: OpenJPEGMemory, input: Bool) -> SysResult<Stream> {
+    static func stream(_ memory: OpenJPEGMemory, input: Bool) -> ImagingResult<Stream> {
         guard let stream = opj_stream_create(64 * 1024, input ? 1 : 0) else { return .failure(failure("opj_stream_create", "no stream")) }
         setUserData(stream, memory)
         if input {
@@ -151,7 +151,7 @@ enum OpenJPEG {
         opj_stream_destroy(stream)
     }
 
-    static func readHeader(_ stream: Stream, _ codec: Codec) -> SysResult<UnsafeMutablePointer<opj_image_t>> {
+    static func readHeader(_ stream: Stream, _ codec: Codec) -> ImagingResult<UnsafeMutablePointer<opj_image_t>> {
         var image: UnsafeMutablePointer<opj_image_t>?
         guard opj_read_header(stream, codec, &image) != 0, let image else {
             if let image { destroyImage(image) }
@@ -160,17 +160,17 @@ enum OpenJPEG {
         return .success(image)
     }
 
-    static func decode(_ codec: Codec, _ stream: Stream, _ image: UnsafeMutablePointer<opj_image_t>) -> SysResult<Void> {
+    static func decode(_ codec: Codec, _ stream: Stream, _ image: UnsafeMutablePointer<opj_image_t>) -> ImagingResult<Void> {
         guard opj_decode(codec, stream, image) != 0 else { return .failure(failure("opj_decode", "the JPEG 2000 data does not decode")) }
         return .success(())
     }
 
-    static func endDecompress(_ codec: Codec, _ stream: Stream) -> SysResult<Void> {
+    static func endDecompress(_ codec: Codec, _ stream: Stream) -> ImagingResult<Void> {
         guard opj_end_decompress(codec, stream) != 0 else { return .failure(failure("opj_end_decompress", "the JPEG 2000 data ends early")) }
         return .success(())
     }
 
-    static func createImage(_ parameters: inout [opj_image_cmptparm_t], colorSpace: OPJ_COLOR_SPACE) -> SysResult<UnsafeMutablePointer<opj_image_t>> {
+    static func createImage(_ parameters: inout [opj_image_cmptparm_t], colorSpace: OPJ_COLOR_SPACE) -> ImagingResult<UnsafeMutablePointer<opj_image_t>> {
         guard let image = opj_image_create(OPJ_UINT32(parameters.count), &parameters, colorSpace) else {
             return .failure(failure("opj_image_create", "no image"))
         }
@@ -181,17 +181,17 @@ enum OpenJPEG {
         opj_image_destroy(image)
     }
 
-    static func startCompress(_ codec: Codec, _ image: UnsafeMutablePointer<opj_image_t>, _ stream: Stream) -> SysResult<Void> {
+    static func startCompress(_ codec: Codec, _ image: UnsafeMutablePointer<opj_image_t>, _ stream: Stream) -> ImagingResult<Void> {
         guard opj_start_compress(codec, image, stream) != 0 else { return .failure(failure("opj_start_compress", "encoding did not start")) }
         return .success(())
     }
 
-    static func encode(_ codec: Codec, _ stream: Stream) -> SysResult<Void> {
+    static func encode(_ codec: Codec, _ stream: Stream) -> ImagingResult<Void> {
         guard opj_encode(codec, stream) != 0 else { return .failure(failure("opj_encode", "encoding failed")) }
         return .success(())
     }
 
-    static func endCompress(_ codec: Codec, _ stream: Stream) -> SysResult<Void> {
+    static func endCompress(_ codec: Codec, _ stream: Stream) -> ImagingResult<Void> {
         guard opj_end_compress(codec, stream) != 0 else { return .failure(failure("opj_end_compress", "encoding did not finish")) }
         return .success(())
     }

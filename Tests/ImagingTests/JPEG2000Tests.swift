@@ -1,4 +1,4 @@
-import Camera
+import Imaging
 import Testing
 
 /// JPEG 2000 through OpenJPEG: images encoded at test time with libopenjp2 decode back to
@@ -42,7 +42,7 @@ struct JPEG2000Tests {
     @Test func malformedInputIsATypedError() throws {
         let valid = try JPEG2000.encode(Self.picture(), format: .codestream, ratio: 8)
         // Not JPEG 2000 at all.
-        let notJ2K = try #require(#expect(throws: CameraError.self) { try JPEG2000.decodeRGB([0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) })
+        let notJ2K = try #require(#expect(throws: ImagingError.self) { try JPEG2000.decodeRGB([0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) })
         #expect(notJ2K.kind == .codec)
         // The signature, then garbage; a truncated codestream; a header whose body is overwritten.
         var garbage: [UInt8] = [0xFF, 0x4F, 0xFF, 0x51]
@@ -51,9 +51,9 @@ struct JPEG2000Tests {
             state = state &* 1_103_515_245 &+ 12345
             garbage.append(UInt8(truncatingIfNeeded: state >> 16))
         }
-        #expect(throws: CameraError.self) { try JPEG2000.decodeRGB(garbage) }
-        #expect(throws: CameraError.self) { try JPEG2000.decodeRGB(Array(valid.prefix(valid.count / 3))) }
-        #expect(throws: CameraError.self) { try JPEG2000.decodeRGB(Array(valid.prefix(60))) }
+        #expect(throws: ImagingError.self) { try JPEG2000.decodeRGB(garbage) }
+        #expect(throws: ImagingError.self) { try JPEG2000.decodeRGB(Array(valid.prefix(valid.count / 3))) }
+        #expect(throws: ImagingError.self) { try JPEG2000.decodeRGB(Array(valid.prefix(60))) }
         var scrambled = valid
         for i in stride(from: 40, to: scrambled.count, by: 7) { scrambled[i] ^= 0x5A }
         // A scrambled body may still decode to some picture; it must never trap.

@@ -21,14 +21,14 @@ public final class JPEGCodec {
     }
 
     /// The pixel size a JPEG image declares.
-    public func size(of jpeg: [UInt8]) throws(CameraError) -> (width: Int, height: Int) {
+    public func size(of jpeg: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
         let h = try decoder()
         let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
         return (header.width, header.height)
     }
 
     /// Decodes a JPEG image to 8-bit luma in `image` (reusing its storage).
-    public func decodeLuma(_ jpeg: [UInt8], into image: inout LumaImage) throws(CameraError) {
+    public func decodeLuma(_ jpeg: [UInt8], into image: inout LumaImage) throws(ImagingError) {
         let h = try decoder()
         let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
         image.resize(width: header.width, height: header.height)
@@ -41,7 +41,7 @@ public final class JPEGCodec {
     }
 
     /// Decodes a JPEG image to RGB in `image` (reusing its storage).
-    public func decodeRGB(_ jpeg: [UInt8], into image: inout RGBImage) throws(CameraError) {
+    public func decodeRGB(_ jpeg: [UInt8], into image: inout RGBImage) throws(ImagingError) {
         let h = try decoder()
         let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
         image.resize(width: header.width, height: header.height)
@@ -67,7 +67,7 @@ public final class JPEGCodec {
     /// - Parameters:
     ///   - quality: 1...100.
     ///   - chroma: the colour subsampling.
-    public func encode(_ image: RGBImage, quality: Int = 90, chroma: Chroma = .yuv420) throws(CameraError) -> [UInt8] {
+    public func encode(_ image: RGBImage, quality: Int = 90, chroma: Chroma = .yuv420) throws(ImagingError) -> [UInt8] {
         let h = try encoder()
         return try image.pixels.withUnsafeBytes { src in
             TurboJPEG.compress(h, src, width: image.width, pitch: image.width * 3, height: image.height, pixelFormat: TJPF_RGB, subsampling: chroma.subsampling, quality: Int32(clamping: max(1, min(100, quality))), flags: 0)
@@ -75,44 +75,24 @@ public final class JPEGCodec {
     }
 
     /// Encodes luma as a greyscale JPEG.
-    public func encode(_ image: LumaImage, quality: Int = 90) throws(CameraError) -> [UInt8] {
+    public func encode(_ image: LumaImage, quality: Int = 90) throws(ImagingError) -> [UInt8] {
         let h = try encoder()
         return try image.pixels.withUnsafeBytes { src in
             TurboJPEG.compress(h, src, width: image.width, pitch: image.width, height: image.height, pixelFormat: TJPF_GRAY, subsampling: TJSAMP_GRAY, quality: Int32(clamping: max(1, min(100, quality))), flags: 0)
         }.get()
     }
 
-    private func decoder() throws(CameraError) -> tjhandle {
+    private func decoder() throws(ImagingError) -> tjhandle {
         if let decompressor { return decompressor }
         let h = try TurboJPEG.initDecompress().get()
         decompressor = h
         return h
     }
 
-    private func encoder() throws(CameraError) -> tjhandle {
+    private func encoder() throws(ImagingError) -> tjhandle {
         if let compressor { return compressor }
         let h = try TurboJPEG.initCompress().get()
         compressor = h
         return h
-    }
-}
-
-extension PixelConversion {
-    /// Luma of any frame this module reads: raw formats converted, MJPEG decoded by `codec`.
-    public static func luma(of frame: Frame, into image: inout LumaImage, codec: JPEGCodec) throws(CameraError) {
-        if frame.format.isCompressed {
-            try codec.decodeLuma(frame.bytes, into: &image)
-        } else {
-            try luma(of: frame, into: &image)
-        }
-    }
-
-    /// RGB of any frame this module reads: raw formats converted, MJPEG decoded by `codec`.
-    public static func rgb(of frame: Frame, into image: inout RGBImage, codec: JPEGCodec) throws(CameraError) {
-        if frame.format.isCompressed {
-            try codec.decodeRGB(frame.bytes, into: &image)
-        } else {
-            try rgb(of: frame, into: &image)
-        }
     }
 }
