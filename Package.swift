@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Camera", targets: ["Camera"]),
         .library(name: "Flash", targets: ["Flash"]),
         .library(name: "Display", targets: ["Display"]),
+        .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -201,11 +202,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Capture: the pipelines that turn devices into evidence (document, face, chip).
+        .target(
+            name: "Capture",
+            dependencies: ["Camera", "Flash", "SmartCard", "MRTD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // Composition
         .target(
             name: "Station",
             dependencies: [
-                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display",
+                "Capture", "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -219,7 +227,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash",
+                "Station", "Capture", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -285,10 +293,20 @@ let package = Package(
         .testTarget(
             name: "StationTests",
             dependencies: [
-                "Station", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "Flash",
+                "Station", "Capture", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "Flash",
                 "SmartCard", "VirtualCard",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: [
+                "Capture", "KioskTestKit", "Camera", "Flash", "ScanFlow", "MRTD", "SmartCard", "VirtualCard", "VirtualPassport",
+                // DemoRecordings and DemoPassport: the recordings and passport the demo uses.
+                "Station",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

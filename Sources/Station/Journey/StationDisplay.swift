@@ -1,3 +1,4 @@
+public import Capture
 public import ScanFlow
 
 /// Where the station loop shows things: the display server, or a test's recorder.

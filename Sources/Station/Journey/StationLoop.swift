@@ -1,4 +1,5 @@
 public import Backend
+public import Capture
 import Foundation
 public import Logging
 public import ScanFlow
@@ -455,8 +456,8 @@ public actor StationLoop {
         case .image(let image, let isLast):
             dependencies.metrics.imageCaptured()
             await apply { $0.imageCaptured(image, isLastOfSide: isLast) }
-        case .evidence(let classifier, let bytes):
-            await enqueue(classifier: classifier, body: Data(bytes))
+        case .evidence(let evidence):
+            if let upload = evidence.upload { await enqueue(classifier: upload.classifier, body: upload.body) }
         case .lost(let reason):
             logger.error("camera lost", metadata: ["reason": "\(reason)"])
             dependencies.metrics.deviceReconnect("camera")
@@ -475,7 +476,7 @@ public actor StationLoop {
         chipTask = Task { [continuation] in
             let result: Result<ChipOutcome, ChipDeviceError>
             do throws(ChipDeviceError) {
-                result = .success(try await chip.read(key: key) { continuation.yield(.chip(generation: generation, $0)) })
+                result = .success(ChipOutcome(try await chip.read(key: key) { continuation.yield(.chip(generation: generation, $0)) }))
             } catch {
                 result = .failure(error)
             }
@@ -489,7 +490,7 @@ public actor StationLoop {
             break
         case .started:
             await apply { $0.chipReadStarted() }
-        case .progress(let percent):
+        case .progress(let percent, _):
             await apply { $0.chipReadProgress(percent) }
         case .cardLost:
             dependencies.metrics.deviceReconnect("card")

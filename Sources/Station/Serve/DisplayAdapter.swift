@@ -1,4 +1,5 @@
-public import Display
+import Capture
+import Display
 import Logging
 import ScanFlow
 import Synchronization
@@ -54,6 +55,9 @@ final class HubDisplay: StationDisplay, Sendable {
     }
 }
 
-extension PreviewFeed: PreviewSource {
-    public func previewFrames() -> AsyncStream<[UInt8]> { frames() }
+/// The camera's preview feed as the display server's preview source.
+struct PreviewFeedSource: PreviewSource {
+    let feed: PreviewFeed
+
+    func previewFrames() -> AsyncStream<[UInt8]> { feed.frames() }
 }

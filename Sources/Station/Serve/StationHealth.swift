@@ -1,3 +1,4 @@
+public import Capture
 public import Backend
 import Foundation
 

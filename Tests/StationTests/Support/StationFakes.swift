@@ -1,5 +1,6 @@
 import Backend
 import Camera
+import Capture
 import Foundation
 import MRTD
 import ScanFlow
@@ -114,7 +115,8 @@ final class FakeCamera: CaptureDevice, Sendable {
     }
 }
 
-/// A reader with a document whose chip data is a real test passport signed by `issuer`.
+/// A reader with a document whose chip data is a real test passport signed by `issuer`,
+/// passive authentication checked against that issuer.
 final class FakeChip: ChipDevice, Sendable {
     enum Behaviour: Sendable {
         case reads
@@ -124,7 +126,7 @@ final class FakeChip: ChipDevice, Sendable {
     }
 
     let behaviour: Behaviour
-    let outcome: ChipOutcome
+    let reading: ChipReading
     let presenceEvents: AsyncStream<ReaderPresence>
     let presenceContinuation: AsyncStream<ReaderPresence>.Continuation
     let reads = Mutex(0)
@@ -132,21 +134,17 @@ final class FakeChip: ChipDevice, Sendable {
     init(_ behaviour: Behaviour = .reads, mrz: [String], issuer: TestIssuer) throws {
         self.behaviour = behaviour
         let set = try PassportDataSet.make(mrz: mrz.joined(), faceSize: 4_000) { try issuer.securityObject($0) }
-        var groups: [String: Data] = [:]
-        for (file, bytes) in set.files {
-            if file == .sod { groups["SOD"] = Data(bytes) }
-            if let number = file.dataGroupNumber { groups["DG\(number)"] = Data(bytes) }
-        }
-        outcome = ChipOutcome(
-            chipData: ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: .PASSED, accessControl: "BAC")),
-            summary: "BAC, PA PASSED")
+        let passive = PassiveAuthentication.verify(
+            files: set.files, trustStore: TrustStore(certificates: [issuer.cscaCertificate]), at: Int64(Date().timeIntervalSince1970))
+        reading = ChipReading(
+            reader: "fake reader", contents: ChipContents(files: set.files, accessControl: .bac), passiveAuthentication: passive, duration: .zero)
         (presenceEvents, presenceContinuation) = AsyncStream.makeStream(of: ReaderPresence.self)
     }
 
     func presence() -> AsyncStream<ReaderPresence> { presenceEvents }
     func probe() async -> DeviceHealth { DeviceHealth(name: "reader", ready: true) }
 
-    func read(key: ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipOutcome {
+    func read(key: ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipReading {
         reads.withLock { $0 += 1 }
         report(.waitingForCard)
         if case .wrongKey = behaviour { throw ChipDeviceError(.accessDenied, "the test's key does not open the chip") }
@@ -158,8 +156,8 @@ final class FakeChip: ChipDevice, Sendable {
                 try? await Task.sleep(for: .milliseconds(20))
                 report(.resumed)
             }
-            report(.progress(percent: percent))
+            report(.progress(percent: percent, file: .dg2))
         }
-        return outcome
+        return reading
     }
 }

@@ -1,4 +1,3 @@
-import Backend
 import Foundation
 public import Logging
 public import MRTD
@@ -6,23 +5,36 @@ public import ScanFlow
 import SmartCard
 import Synchronization
 
-/// The contactless reader through pcscd: one ``SmartCard/ReaderMonitor`` feeds both the
-/// station loop (a document placed on the reader starts a journey) and the chip read (a
-/// document lifted mid-read is waited for without polling).
-public final class PCSCChipDevice: ChipDevice, Sendable {
+/// The chip capture, through pcscd: find the document on the reader, connect, read the
+/// chip through ``MRTD/ChipReader``, wait for a document lifted mid-read and resume, verify
+/// it (Passive Authentication when a trust store is set).
+///
+/// One ``SmartCard/ReaderMonitor`` feeds both the station loop (a document placed on the
+/// reader starts a journey) and the read (a lifted document's return is seen without
+/// polling). Every wait (for a document, for its return, the half-second between attempts to
+/// reconnect) is on the injected clock. `idkiosk read-chip` reads through the same code.
+public final class ChipCapture: ChipDevice, Sendable {
     public struct Settings: Sendable {
         /// Part of the reader's name, case-insensitive; empty takes the first reader.
         public var readerPattern: String
         public var exclusive: Bool
         public var transmitTimeout: Duration
-        /// How long a lifted document is waited for before the read fails.
+        /// How long a lifted document is waited for before the read fails (and, with
+        /// `waitsForDocument`, a document at the start).
         public var returnTimeout: Duration
+        /// Whether a read waits for a document to be placed (the station), or needs one on
+        /// the reader when it starts (`idkiosk read-chip`).
+        public var waitsForDocument: Bool
 
-        public init(readerPattern: String = "", exclusive: Bool = true, transmitTimeout: Duration = .seconds(5), returnTimeout: Duration = .seconds(60)) {
+        public init(
+            readerPattern: String = "", exclusive: Bool = true, transmitTimeout: Duration = .seconds(5), returnTimeout: Duration = .seconds(60),
+            waitsForDocument: Bool = true
+        ) {
             self.readerPattern = readerPattern
             self.exclusive = exclusive
             self.transmitTimeout = transmitTimeout
             self.returnTimeout = returnTimeout
+            self.waitsForDocument = waitsForDocument
         }
     }
 
@@ -40,14 +52,23 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
 
     let settings: Settings
     let trustStore: TrustStore?
-    let metrics: StationMetrics
+    let metrics: (any CaptureMetrics)?
+    let clock: any Clock<Duration>
     let logger: Logger
     private let state = Mutex(State())
 
-    public init(settings: Settings, trustStore: TrustStore?, metrics: StationMetrics, logger: Logger) {
+    /// - Parameters:
+    ///   - trustStore: the CSCAs for Passive Authentication; nil leaves it to the backend.
+    ///   - metrics: each completed read's time, commands and bytes.
+    ///   - clock: where every wait sleeps and the read is timed.
+    public init(
+        settings: Settings, trustStore: TrustStore?, metrics: (any CaptureMetrics)? = nil, clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger
+    ) {
         self.settings = settings
         self.trustStore = trustStore
         self.metrics = metrics
+        self.clock = clock
         self.logger = logger
     }
 
@@ -140,6 +161,8 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
         }
     }
 
+    // MARK: Waiting for a document
+
     /// The reader with a document on it, waiting up to `timeout` for one.
     private func readerWithCard(timeout: Duration) async -> String? {
         await waitForDocument(timeout: timeout) { state in state.readers.first { $0.value }?.key }
@@ -151,14 +174,14 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
     }
 
     /// Waits until `satisfied` says so, checked now and at every document placed on a
-    /// matching reader, up to `timeout`; `nil` when the time ran out.
+    /// matching reader, up to `timeout` on the clock; `nil` when the time ran out.
     private func waitForDocument(timeout: Duration, _ satisfied: @escaping @Sendable (State) -> String?) async -> String? {
         let id = state.withLock { state -> Int in
             state.next += 1
             return state.next
         }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+        let timer = Task { [weak self, clock] in
+            try? await clock.sleep(for: timeout, tolerance: nil)
             let waiter = self?.state.withLock { $0.cardWaiters.removeValue(forKey: id) }
             waiter?.resume(returning: "")
         }
@@ -174,106 +197,131 @@ public final class PCSCChipDevice: ChipDevice, Sendable {
         return answer.isEmpty ? nil : answer
     }
 
-    public func read(key: ScanFlow.ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipOutcome {
+    /// The reader to read from: with `waitsForDocument` the first with a document, waited for
+    /// through the monitor; without, the first matching reader with a document now, asked of
+    /// pcscd directly (the monitor may not have reported the readers yet).
+    private func documentReader() async throws(ChipDeviceError) -> String {
+        if settings.waitsForDocument {
+            guard let reader = await readerWithCard(timeout: settings.returnTimeout) else {
+                throw ChipDeviceError(.unreadable, "no document was placed on the reader")
+            }
+            return reader
+        }
+        do throws(SmartCardError) {
+            let context = try PCSCContext(logger: logger)
+            let pattern = settings.readerPattern.isEmpty ? nil : settings.readerPattern
+            let names = try context.readers(matching: pattern)
+            guard !names.isEmpty else {
+                throw SmartCardError(kind: .readerNotFound, message: pattern.map { "no reader matches '\($0)'" } ?? "no reader attached")
+            }
+            for name in names where try context.state(of: name).cardPresent { return name }
+            throw SmartCardError(kind: .noCard, message: "no document on \(names.count == 1 ? names[0] : "any reader")")
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    private static func failure(_ error: SmartCardError) -> ChipDeviceError {
+        let kind: ChipDeviceError.Kind = error.kind == .readerNotFound || error.kind == .serviceUnavailable ? .readerMissing : .unreadable
+        return ChipDeviceError(kind, error.message, cause: .smartCard(error))
+    }
+
+    // MARK: Reading
+
+    public func read(key: ScanFlow.ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipReading {
+        let password: PACE.Password
+        switch key {
+        case .mrz(let number, let birth, let expiry):
+            guard let mrzKey = try? MRZKey(documentNumber: number, birthDate: birth, expiryDate: expiry) else {
+                throw ChipDeviceError(.accessDenied, "the MRZ does not make a chip key")
+            }
+            password = .mrz(mrzKey)
+        case .can(let number):
+            guard let can = try? CardAccessNumber(number) else { throw ChipDeviceError(.accessDenied, "the CAN is not 6 digits") }
+            password = .can(can)
+        }
+        return try await read(password: password, report: report)
+    }
+
+    /// Reads the chip of the document on the reader and verifies it.
+    /// - Parameters:
+    ///   - password: the MRZ key or the card access number.
+    ///   - report: waiting, started, progress, a document lifted and put back.
+    /// - Returns: the files, the checks and how the read went.
+    /// - Throws: ``ChipDeviceError``, with the PC/SC or chip failure as its cause.
+    public func read(password: PACE.Password, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipReading {
         start()
         report(.waitingForCard)
-        guard let readerName = await readerWithCard(timeout: settings.returnTimeout) else {
-            throw ChipDeviceError(.unreadable, "no document was placed on the reader")
-        }
+        let readerName = try await documentReader()
         let connection: CardConnection
         do {
             let context = try PCSCContext(logger: logger)
             connection = try await context.connect(
                 reader: readerName, share: settings.exclusive ? .exclusive : .shared, timeout: settings.transmitTimeout)
         } catch {
-            throw ChipDeviceError(error.kind == .readerNotFound || error.kind == .serviceUnavailable ? .readerMissing : .unreadable, error.message)
+            throw Self.failure(error)
         }
         report(.started)
+        let reader: ChipReader
+        let reconnect = self.reconnect(connection, report: report)
+        let progress = Self.progress(report)
+        switch password {
+        case .mrz(let key):
+            reader = ChipReader(transport: connection, key: key, reconnect: reconnect, progress: progress, logger: logger)
+        case .can(let can):
+            reader = ChipReader(transport: connection, cardAccessNumber: can, reconnect: reconnect, progress: progress, logger: logger)
+        }
+        let stopwatch = Stopwatch(clock)
+        let contents: ChipContents
+        do {
+            contents = try await reader.read()
+        } catch {
+            await connection.disconnect(.reset)
+            throw ChipDeviceError(error.code == .accessDenied ? .accessDenied : .unreadable, error.description, cause: .chip(error))
+        }
+        let duration = stopwatch.elapsed
+        await connection.disconnect(.reset)
+        let total = contents.statistics.total
+        metrics?.chipRead(duration: duration, commands: total.commands, bytes: total.bytesReceived)
+        let passive = trustStore.map { PassiveAuthentication.verify(files: contents.files, trustStore: $0, at: Int64(Date().timeIntervalSince1970)) }
+        return ChipReading(reader: readerName, contents: contents, passiveAuthentication: passive, duration: duration)
+    }
+
+    /// How the reader gets a lifted document back: tell the person, then try to reconnect,
+    /// and on failure try again when a document is placed or after half a second, until the
+    /// time for its return is up. The monitor may not have seen the document go yet, and
+    /// pcscd may not report a document lifted and put back between two of its polls at all.
+    private func reconnect(_ connection: CardConnection, report: @escaping @Sendable (ChipReport) -> Void) -> ChipReader.Reconnect {
         let returnTimeout = settings.returnTimeout
-        let reconnect: ChipReader.Reconnect = { [weak self] in
+        return { [weak self] in
             report(.cardLost)
             guard let self else { throw ChipDeviceError(.unreadable, "the station is shutting down") }
-            // The monitor may not have seen the document go yet, and pcscd may not report a
-            // document lifted and put back between two of its polls at all: try, and on failure
-            // try again when a document is placed or after half a second, until the time for
-            // its return is up.
-            let clock = ContinuousClock()
-            let deadline = clock.now + returnTimeout
-            while clock.now < deadline {
+            let stopwatch = Stopwatch(self.clock)
+            while stopwatch.elapsed < returnTimeout {
                 let seen = self.state.withLock { $0.insertions }
                 do {
                     try await connection.reconnect()
                     report(.resumed)
                     return connection
                 } catch {
-                    _ = await self.waitForInsertion(after: seen, timeout: min(.milliseconds(500), deadline - clock.now))
+                    _ = await self.waitForInsertion(after: seen, timeout: min(.milliseconds(500), returnTimeout - stopwatch.elapsed))
                 }
             }
             throw ChipDeviceError(.unreadable, "the document did not come back to the reader")
         }
+    }
+
+    /// Progress as whole percentages, reported when the percentage changes.
+    private static func progress(_ report: @escaping @Sendable (ChipReport) -> Void) -> @Sendable (ChipReadProgress) -> Void {
         let lastPercent = Mutex(-1)
-        let progress: @Sendable (ChipReadProgress) -> Void = { p in
+        return { p in
             let percent = Int((p.fraction * 100).rounded(.down))
             let changed = lastPercent.withLock { last -> Bool in
                 guard percent != last else { return false }
                 last = percent
                 return true
             }
-            if changed { report(.progress(percent: percent)) }
+            if changed { report(.progress(percent: percent, file: p.file)) }
         }
-        let reader: ChipReader
-        switch key {
-        case .mrz(let number, let birth, let expiry):
-            guard let mrzKey = try? MRZKey(documentNumber: number, birthDate: birth, expiryDate: expiry) else {
-                throw ChipDeviceError(.accessDenied, "the MRZ does not make a chip key")
-            }
-            reader = ChipReader(transport: connection, key: mrzKey, reconnect: reconnect, progress: progress, logger: logger)
-        case .can(let number):
-            guard let can = try? CardAccessNumber(number) else { throw ChipDeviceError(.accessDenied, "the CAN is not 6 digits") }
-            reader = ChipReader(transport: connection, cardAccessNumber: can, reconnect: reconnect, progress: progress, logger: logger)
-        }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let contents: ChipContents
-        do {
-            contents = try await reader.read()
-        } catch {
-            await connection.disconnect(.reset)
-            throw ChipDeviceError(error.code == .accessDenied ? .accessDenied : .unreadable, error.description)
-        }
-        await connection.disconnect(.reset)
-        let total = contents.statistics.total
-        metrics.chipRead(duration: clock.now - start, commands: total.commands, bytes: total.bytesReceived)
-        return Self.outcome(contents, trustStore: trustStore)
-    }
-
-    /// The upload and the station's own verdict: passive authentication against the trust
-    /// store (not executed without one), active authentication as the chip answered.
-    static func outcome(_ contents: ChipContents, trustStore: TrustStore?) -> ChipOutcome {
-        var groups: [String: Data] = [:]
-        for (file, bytes) in contents.files {
-            if file == .sod { groups["SOD"] = Data(bytes) } else if file == .com { groups["COM"] = Data(bytes) } else if let number = file.dataGroupNumber {
-                groups["DG\(number)"] = Data(bytes)
-            }
-        }
-        var pa = Decision.NOT_EXECUTED
-        if let trustStore {
-            switch PassiveAuthentication.verify(files: contents.files, trustStore: trustStore, at: Int64(Date().timeIntervalSince1970)).outcome {
-            case .passed: pa = .PASSED
-            case .failed: pa = .REJECTED
-            case .notSupported: pa = .NOT_EXECUTED
-            }
-        }
-        let aa: Decision? = contents.activeAuthentication.map {
-            switch $0.outcome {
-            case .passed: .PASSED
-            case .failed: .REJECTED
-            case .notSupported: .NOT_EXECUTED
-            }
-        }
-        let access = contents.accessControl.rawValue.uppercased()
-        let data = ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: pa, activeAuthentication: aa, accessControl: access))
-        let summary = "\(access), PA \(pa.rawValue)" + (aa.map { ", AA \($0.rawValue)" } ?? "") + ", \(contents.statistics.total.commands) APDUs"
-        return ChipOutcome(chipData: data, summary: summary)
     }
 }
