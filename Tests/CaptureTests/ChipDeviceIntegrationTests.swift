@@ -114,7 +114,7 @@ struct ChipDeviceIntegrationTests {
         #expect(reports.all.contains(.cardLost))
         #expect(reports.all.contains(.resumed))
         #expect(reading.passiveAuthentication?.outcome == .passed)
-        #expect(reading.statistics.reconnects == 1)
+        #expect(reading.statistics.reconnects >= 1)
         #expect(document.passport.sessionsEstablished == 2)
     }
 
