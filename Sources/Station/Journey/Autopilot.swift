@@ -21,6 +21,7 @@ public final class Autopilot: StationDisplay, Sendable {
 
     let display: any StationDisplay
     let pause: Duration
+    let clock: any Clock<Duration>
     let logger: Logger
     private let state: Mutex<State>
     /// What the autopilot saw of its journeys.
@@ -41,9 +42,14 @@ public final class Autopilot: StationDisplay, Sendable {
     /// - Parameters:
     ///   - journeys: how many journeys to start from the idle screen.
     ///   - pause: how long it "reads" each screen before answering (so a viewer can follow).
-    public init(wrapping display: any StationDisplay, journeys: Int = 1, pause: Duration = .milliseconds(700), logger: Logger) {
+    ///   - clock: where it waits while it "reads".
+    public init(
+        wrapping display: any StationDisplay, journeys: Int = 1, pause: Duration = .milliseconds(700), clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger
+    ) {
         self.display = display
         self.pause = pause
+        self.clock = clock
         self.logger = logger
         state = Mutex(State(journeysLeft: journeys))
         (results, finishedContinuation) = AsyncStream.makeStream(of: Report.self)
@@ -54,10 +60,10 @@ public final class Autopilot: StationDisplay, Sendable {
     /// after `pause`, without holding up the loop.
     public func attach(to loop: StationLoop) {
         state.withLock { $0.loop = loop }
-        let (inputs, pause) = (self.inputs, self.pause)
+        let (inputs, pause, clock) = (self.inputs, self.pause, self.clock)
         let worker = Task {
             for await input in inputs {
-                if pause > .zero { try? await Task.sleep(for: pause) }
+                if pause > .zero { try? await clock.sleep(for: pause, tolerance: nil) }
                 loop.submit(input)
             }
         }

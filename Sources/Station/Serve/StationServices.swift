@@ -28,13 +28,19 @@ public struct SystemdService: Service {
     let outbox: Backend.Outbox?
     /// What has to be listening before READY=1.
     let ready: @Sendable () async -> Bool
+    let clock: any Clock<Duration>
     let logger: Logger
 
-    public init(loop: StationLoop, notifier: SystemdNotifier, outbox: Backend.Outbox?, logger: Logger, ready: @escaping @Sendable () async -> Bool) {
+    /// - Parameter clock: where it waits between looks at the loop.
+    public init(
+        loop: StationLoop, notifier: SystemdNotifier, outbox: Backend.Outbox?, clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
+        ready: @escaping @Sendable () async -> Bool
+    ) {
         self.loop = loop
         self.notifier = notifier
         self.outbox = outbox
         self.ready = ready
+        self.clock = clock
         self.logger = logger
     }
 
@@ -55,7 +61,7 @@ public struct SystemdService: Service {
                 lastStatus = health.statusLine
                 if announced, health.live { notifier.watchdog() }
                 // Until READY=1, look often: systemd (and whoever waits on it) waits for it.
-                try? await Task.sleep(for: announced ? interval : .milliseconds(20))
+                try? await clock.sleep(for: announced ? interval : .milliseconds(20), tolerance: nil)
             }
         }
         notifier.stopping()
