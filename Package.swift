@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "Camera", targets: ["Camera"]),
         .library(name: "Flash", targets: ["Flash"]),
         .library(name: "Display", targets: ["Display"]),
+        .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -207,11 +208,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Capture: the pipelines that turn devices into evidence (document, face, chip).
+        .target(
+            name: "Capture",
+            dependencies: ["Imaging", "Vision", "Camera", "Flash", "SmartCard", "MRTD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+
         // Composition
         .target(
             name: "Station",
             dependencies: [
-                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Imaging", "Vision", "Camera", "Flash", "Backend", "Display",
+                "Capture", "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Imaging", "Vision", "Camera", "Flash", "Backend", "Display",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -225,7 +233,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
+                "Station", "Capture", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -299,10 +307,20 @@ let package = Package(
         .testTarget(
             name: "StationTests",
             dependencies: [
-                "Station", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
+                "Station", "Capture", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
                 "SmartCard", "VirtualCard",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CaptureTests",
+            dependencies: [
+                "Capture", "KioskTestKit", "Imaging", "Camera", "Flash", "ScanFlow", "MRTD", "SmartCard", "VirtualCard", "VirtualPassport",
+                // DemoRecordings and DemoPassport: the recordings and passport the demo uses.
+                "Station",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Camera
+import Capture
 import Flash
 import Foundation
 import Imaging
@@ -89,56 +90,49 @@ struct CaptureCommand: AsyncParsableCommand {
         }
     }
 
-    private func still(_ choice: CameraOptions.Choice, to path: String, flash: FlashConfiguration?, logger: Logger) async throws -> CaptureReport {
+    /// One still through the camera code the station uses (``Capture/CameraSource``): a
+    /// device in the mode for `--purpose`, or the recording (no warm-up: its frames are as recorded).
+    private func still(_ source: CameraSource, to path: String, flash: FlashConfiguration?, logger: Logger) async throws -> CaptureReport {
+        let camera: any FrameSource
+        do throws(CameraError) {
+            camera = try source.open(for: purpose.capturePurpose, loops: false, clock: ContinuousClock(), logger: logger)
+        } catch {
+            throw CommandFailure(error)
+        }
+        var lit: Flash<ContinuousClock>?
+        if let flash, case .device = source {
+            let line: any FlashLine
+            do throws(FlashError) {
+                line = try flash.makeLine()
+            } catch {
+                throw CommandFailure(error)
+            }
+            let led = Flash(line: line, maximumOn: flash.maximumOn, clock: ContinuousClock(), logger: logger)
+            do throws(FlashError) {
+                try await led.on()
+            } catch {
+                throw CommandFailure(error)
+            }
+            lit = led
+        }
+        let captured: Result<(jpeg: [UInt8], report: CaptureReport), CameraError>
+        do throws(CameraError) {
+            let name = if case .device(let device) = source { device } else { source.name }
+            let warmup = if case .device = source { self.warmup } else { 0 }
+            captured = .success(
+                try await CameraDiagnostics.captureStill(
+                    from: camera, name: name, quality: quality, warmupFrames: warmup, timeout: .milliseconds(frameTimeoutMs)))
+        } catch {
+            captured = .failure(error)
+        }
+        if let lit {
+            try? await lit.off()
+            await lit.shutdown()
+        }
         let result: (jpeg: [UInt8], report: CaptureReport)
-        switch choice {
-        case .file(let recording):
-            do throws(CameraError) {
-                let source = try FileCamera(path: recording, loops: false, clock: ContinuousClock())
-                result = try await CameraDiagnostics.captureStill(
-                    from: source, name: "file:\(recording)", quality: quality, warmupFrames: 0, timeout: .milliseconds(frameTimeoutMs))
-            } catch {
-                throw CommandFailure(error)
-            }
-        case .device(let name):
-            let device: V4L2Camera
-            do throws(CameraError) {
-                device = try V4L2Camera(name: name, logger: logger)
-            } catch {
-                throw CommandFailure(error)
-            }
-            var lit: Flash<ContinuousClock>?
-            if let flash {
-                let line: any FlashLine
-                do throws(FlashError) {
-                    line = try flash.makeLine()
-                } catch {
-                    throw CommandFailure(error)
-                }
-                let led = Flash(line: line, maximumOn: flash.maximumOn, clock: ContinuousClock(), logger: logger)
-                do throws(FlashError) {
-                    try await led.on()
-                } catch {
-                    throw CommandFailure(error)
-                }
-                lit = led
-            }
-            let captured: Result<(jpeg: [UInt8], report: CaptureReport), CameraError>
-            do throws(CameraError) {
-                captured = .success(
-                    try CameraDiagnostics.captureStill(
-                        device, purpose: purpose.capturePurpose, quality: quality, warmupFrames: warmup, timeout: .milliseconds(frameTimeoutMs)))
-            } catch {
-                captured = .failure(error)
-            }
-            if let lit {
-                try? await lit.off()
-                await lit.shutdown()
-            }
-            switch captured {
-            case .success(let r): result = r
-            case .failure(let error): throw CommandFailure(error)
-            }
+        switch captured {
+        case .success(let r): result = r
+        case .failure(let error): throw CommandFailure(error)
         }
         do {
             try Data(result.jpeg).write(to: URL(fileURLWithPath: path))
@@ -148,12 +142,12 @@ struct CaptureCommand: AsyncParsableCommand {
         return result.report
     }
 
-    private func recording(_ choice: CameraOptions.Choice, to path: String, seconds: Int, logger: Logger) throws -> RecordingReport {
-        guard case .device(let name) = choice else {
+    private func recording(_ source: CameraSource, to path: String, seconds: Int, logger: Logger) throws -> RecordingReport {
+        guard case .device = source else {
             throw CommandFailure(.badInput, "--record reads a camera, not a recording", hint: "name a camera with --camera, e.g. /dev/video0 or card:NAME")
         }
         do throws(CameraError) {
-            let device = try V4L2Camera(name: name, logger: logger)
+            let device = try source.openDevice(logger: logger)
             let raw = try device.modes().filter { Y4MHeader.colorSpace(for: $0.format) != nil }
             guard let mode = negotiateMode(raw, for: .preview) else {
                 throw CameraError(kind: .noSuitableMode, message: "\(device.info.card) offers no raw mode to record as Y4M")

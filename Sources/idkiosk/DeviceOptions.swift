@@ -1,5 +1,6 @@
 import ArgumentParser
 import Camera
+import Capture
 import Flash
 import Station
 
@@ -17,19 +18,11 @@ struct CameraOptions: ParsableArguments {
         }
     }
 
-    /// What `--camera` (or the configuration) names.
-    enum Choice {
-        /// A V4L2 device by any name `V4L2Camera` accepts.
-        case device(String)
-        /// A recording (Y4M, MJPEG, folder of JPEGs) replayed by `FileCamera`.
-        case file(String)
-    }
-
     /// The camera to use: the option, else `camera.name`, else the first capture device.
     /// - Throws: `CommandFailure` 69 when no name is given and the kernel shows no camera.
-    func choose(_ configuration: Configuration) throws -> Choice {
+    func choose(_ configuration: Configuration) throws -> CameraSource {
         let name = camera ?? configuration.camera.name
-        if Self.isFile(name) { return .file(String(name.dropFirst("file:".count))) }
+        if Self.isFile(name) { return CameraSource(name: name) }
         if !name.isEmpty { return .device(name) }
         guard let first = CameraDiscovery.captureDevices().first else {
             throw CommandFailure(

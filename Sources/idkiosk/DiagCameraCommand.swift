@@ -1,5 +1,6 @@
 import ArgumentParser
 import Camera
+import Capture
 import Station
 
 struct DiagCameraCommand: AsyncParsableCommand {
@@ -35,7 +36,7 @@ struct DiagCameraCommand: AsyncParsableCommand {
             var wanted: String?
             if camera.camera != nil || !configuration.camera.name.isEmpty {
                 switch try camera.choose(configuration) {
-                case .file:
+                case .recording:
                     throw CommandFailure(.badInput, "diag camera examines camera devices, not recordings", hint: "use `idkiosk capture --camera file:PATH --out FILE.jpg` to read a recording")
                 case .device(let name):
                     do throws(CameraError) {

@@ -1,5 +1,6 @@
-import APDU
 import ArgumentParser
+import Camera
+import Capture
 import Foundation
 import Glibc
 import Imaging
@@ -100,39 +101,33 @@ struct ReadChipCommand: AsyncParsableCommand {
                 }
             }
             let password = try accessPassword()
-            let (connection, readerName) = try await connect(configuration: configuration, logger: logger)
+            // The station's chip capture, without its wait for a document to be placed: the
+            // document must be on the reader now; one lifted mid-read is waited for a minute.
+            let chip = ChipCapture(
+                settings: .init(
+                    readerPattern: reader ?? configuration.reader.name, exclusive: configuration.reader.exclusive,
+                    transmitTimeout: configuration.reader.transmitTimeout, returnTimeout: .seconds(60), waitsForDocument: false),
+                trustStore: trustStore, clock: ContinuousClock(), logger: logger)
             let showProgress = !global.json && isatty(STDERR_FILENO) == 1
-            let chipReader: ChipReader
-            let reconnect: ChipReader.Reconnect = {
-                try await Self.waitForCard(readerName, logger: logger)
-                try await connection.reconnect()
-                return connection
-            }
-            let progress: @Sendable (ChipReadProgress) -> Void = { p in
-                guard showProgress else { return }
-                let percent = Int((p.fraction * 100).rounded())
-                FileHandle.standardError.write(Data("\rreading \(p.file.name): \(percent)%   ".utf8))
-            }
-            switch password {
-            case .mrz(let key):
-                chipReader = ChipReader(transport: connection, key: key, reconnect: reconnect, progress: progress, logger: logger)
-            case .can(let number):
-                chipReader = ChipReader(transport: connection, cardAccessNumber: number, reconnect: reconnect, progress: progress, logger: logger)
-            }
-            let clock = ContinuousClock()
-            let start = clock.now
-            let contents: ChipContents
-            do throws(MRTDError) {
-                contents = try await chipReader.read()
+            let reading: ChipReading
+            do throws(ChipDeviceError) {
+                reading = try await chip.read(password: password) { report in
+                    switch report {
+                    case .progress(let percent, let file):
+                        if showProgress { FileHandle.standardError.write(Data("\rreading \(file.name): \(percent)%   ".utf8)) }
+                    case .cardLost:
+                        FileHandle.standardError.write(Data("\nthe document left the reader: put it back and keep it still\n".utf8))
+                    case .waitingForCard, .started, .resumed:
+                        break
+                    }
+                }
             } catch {
-                if showProgress { FileHandle.standardError.write(Data("\n".utf8)) }
+                if showProgress, case .chip = error.cause { FileHandle.standardError.write(Data("\n".utf8)) }
                 throw Self.failure(error)
             }
-            let elapsed = start.duration(to: clock.now)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            await connection.disconnect(.reset)
 
-            let report = try makeReport(contents, reader: readerName, trustStore: trustStore, elapsed: elapsed)
+            let report = try makeReport(reading)
             if global.json { try Output.json(report) } else { Output.text(Self.describe(report)) }
             if report.checks.contains(where: { $0.outcome == VerificationCheck.Outcome.failed.rawValue }) {
                 throw CommandFailure(.verificationFailed, "the document failed a check (see above)")
@@ -140,12 +135,7 @@ struct ReadChipCommand: AsyncParsableCommand {
         }
     }
 
-    private enum Password {
-        case mrz(MRZKey)
-        case can(CardAccessNumber)
-    }
-
-    private func accessPassword() throws -> Password {
+    private func accessPassword() throws -> PACE.Password {
         do {
             if let mrz {
                 let text = mrz.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" }).joined()
@@ -161,40 +151,18 @@ struct ReadChipCommand: AsyncParsableCommand {
         }
     }
 
-    private func connect(configuration: Configuration, logger: Logger) async throws -> (CardConnection, String) {
-        do throws(SmartCardError) {
-            let context = try PCSCContext(logger: logger)
-            let pattern = reader ?? (configuration.reader.name.isEmpty ? nil : configuration.reader.name)
-            let names = try context.readers(matching: pattern)
-            guard !names.isEmpty else {
-                throw SmartCardError(kind: .readerNotFound, message: pattern.map { "no reader matches '\($0)'" } ?? "no reader attached")
+    /// The exit status and words for a failed read: PC/SC and chip failures in their own terms.
+    static func failure(_ error: ChipDeviceError) -> CommandFailure {
+        switch error.cause {
+        case .smartCard(let cause): CommandFailure(cause)
+        case .chip(let cause): failure(cause)
+        case nil:
+            switch error.kind {
+            case .accessDenied: CommandFailure(.badInput, error.message)
+            case .readerMissing: CommandFailure(.deviceMissing, error.message)
+            case .unreadable: CommandFailure(.deviceError, error.message)
             }
-            var withCard: String?
-            for name in names where try context.state(of: name).cardPresent {
-                withCard = name
-                break
-            }
-            guard let name = withCard else {
-                throw SmartCardError(kind: .noCard, message: "no document on \(names.count == 1 ? names[0] : "any reader")")
-            }
-            let connection = try await context.connect(
-                reader: name, share: configuration.reader.exclusive ? .exclusive : .shared,
-                timeout: configuration.reader.transmitTimeout)
-            return (connection, name)
-        } catch {
-            throw CommandFailure(error)
         }
-    }
-
-    /// Waits (up to a minute) for the document to be back on the reader.
-    static func waitForCard(_ reader: String, logger: Logger) async throws {
-        FileHandle.standardError.write(Data("\nthe document left the reader: put it back and keep it still\n".utf8))
-        let context = try PCSCContext(logger: logger)
-        for _ in 0..<600 {
-            if try context.state(of: reader).cardPresent { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw SmartCardError(kind: .noCard, message: "the document did not come back within a minute")
     }
 
     static func failure(_ error: MRTDError) -> CommandFailure {
@@ -208,11 +176,11 @@ struct ReadChipCommand: AsyncParsableCommand {
         }
     }
 
-    private func makeReport(_ contents: ChipContents, reader: String, trustStore: TrustStore?, elapsed: Duration) throws -> Report {
+    private func makeReport(_ reading: ChipReading) throws -> Report {
+        let contents = reading.contents
         var checks: [VerificationCheck] = []
         var paOutcome = "not checked (no --trust)"
-        if let trustStore {
-            let pa = PassiveAuthentication.verify(files: contents.files, trustStore: trustStore, at: Int64(Date().timeIntervalSince1970))
+        if let pa = reading.passiveAuthentication {
             checks += pa.checks
             paOutcome = pa.outcome.rawValue
         }
@@ -252,9 +220,10 @@ struct ReadChipCommand: AsyncParsableCommand {
                 nationality: mrz.nationality, birthDate: mrz.birthDate, sex: mrz.sex.rawValue, expiryDate: mrz.expiryDate)
         }
         let total = contents.statistics.total
+        let elapsed = reading.duration
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Report(
-            reader: reader, accessControl: contents.accessControl.rawValue,
+            reader: reading.reader, accessControl: contents.accessControl.rawValue,
             files: contents.files.keys.sorted().map { Report.File(name: $0.name, bytes: contents.files[$0]?.count ?? 0) },
             refused: Dictionary(uniqueKeysWithValues: contents.refused.map { ($0.key.name, $0.value.description) }),
             passiveAuthentication: paOutcome,

@@ -1,4 +1,5 @@
 import Backend
+import Capture
 import Display
 import Foundation
 import ScanFlow

@@ -145,6 +145,23 @@ import Testing
         #expect(IDKioskBinary.run("capture", "--camera", "file:\(garbage)", "--out", still).status == 64)
     }
 
+    /// A folder of recordings as `sim recordings` writes it: the still comes from the
+    /// recording the station would use for the purpose (the same code opens it).
+    @Test func aStillFromAFolderOfRecordingsTakesTheOneForThePurpose() throws {
+        let folder = tempPath("recordings")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let written = IDKioskBinary.run("sim", "recordings", "--out", folder, "--frames", "4")
+        #expect(written.status == 0, "\(written.stderr)")
+        let still = tempPath("still.jpg")
+        defer { try? FileManager.default.removeItem(atPath: still) }
+        let document = IDKioskBinary.run("capture", "--camera", "file:\(folder)", "--out", still)
+        #expect(document.status == 0, "\(document.stderr)")
+        #expect(try JPEGCodec().size(of: [UInt8](Data(contentsOf: URL(fileURLWithPath: still)))) == (1280, 880))
+        let face = IDKioskBinary.run("capture", "--camera", "file:\(folder)", "--out", still, "--purpose", "face")
+        #expect(face.status == 0, "\(face.stderr)")
+        #expect(try JPEGCodec().size(of: [UInt8](Data(contentsOf: URL(fileURLWithPath: still)))) == (640, 480))
+    }
+
     private func runIDKiosk(_ arguments: [String]) -> ProcessOutcome {
         runCapturing(IDKioskBinary.path, arguments, extraEnvironment: [:])
     }

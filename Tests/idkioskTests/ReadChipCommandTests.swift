@@ -18,12 +18,20 @@ struct ReadChipIntegrationTests {
         faceSize: Int? = 20_000, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794,
         _ body: (String) async throws -> Void
     ) async throws {
+        try await withPassport(faceSize: faceSize, faceEncoding: faceEncoding, faceFormat: faceFormat) { trust, _ in try await body(trust) }
+    }
+
+    /// The same, with the card on the reader for the test to lift.
+    func withPassport(
+        faceSize: Int? = 20_000, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794,
+        quirks: PassportQuirks = PassportQuirks(), _ body: (String, VirtualCard) async throws -> Void
+    ) async throws {
         let now = Int64(Date().timeIntervalSince1970)
         let issuer = try TestIssuer(signerValidity: (now - 86_400)...(now + 86_400))
         let data = try PassportDataSet.make(mrz: Self.mrz, faceSize: faceSize, faceEncoding: faceEncoding, faceFormat: faceFormat) {
             try issuer.securityObject($0)
         }
-        let passport = VirtualPassport(key: try data.key(), files: data.files)
+        let passport = VirtualPassport(key: try data.key(), files: data.files, quirks: quirks)
         let trust = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-trust-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: trust) }
@@ -33,7 +41,7 @@ struct ReadChipIntegrationTests {
         try card.insert()
         defer { card.remove() }
         try await Task.sleep(for: .milliseconds(800))  // pcscd polls vpcd for the card
-        try await body(trust.path)
+        try await body(trust.path, card)
     }
 
     @Test func readsAndVerifiesWithoutPrintingPersonalData() async throws {
@@ -104,6 +112,31 @@ struct ReadChipIntegrationTests {
             #expect(untrusted.status == 65, "\(untrusted.stdout)\(untrusted.stderr)")
             #expect(untrusted.stdout.contains("passive authentication: failed"))
             #expect(untrusted.stderr.contains("the document failed a check"))
+        }
+    }
+
+    /// A document lifted mid-read and put back: read-chip waits for it through the reader
+    /// monitor (the station's chip capture) and the read resumes.
+    @Test func aDocumentLiftedMidReadIsWaitedForAndTheReadResumes() async throws {
+        var quirks = PassportQuirks()
+        quirks.maxReadLength = 1000
+        try await withPassport(quirks: quirks) { trust, card in
+            var faults = CardFaults()
+            faults.vanishAfterCommands = card.commandsAnswered + 20
+            card.faults = faults
+            let read = Task.detached { IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust, "--json") }
+            // The document leaves mid-read; the person puts it back a moment later.
+            for _ in 0..<500 where card.isInserted { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(!card.isInserted)
+            card.faults = CardFaults()
+            try await Task.sleep(for: .milliseconds(500))
+            try card.insert()
+            let outcome = await read.value
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("the document left the reader: put it back"))
+            let object = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            #expect(object?["passiveAuthentication"] as? String == "passed")
+            #expect((object?["reconnects"] as? Int ?? 0) >= 1)
         }
     }
 

@@ -43,6 +43,7 @@ public final class Autopilot: StationDisplay, Sendable {
     /// - Parameters:
     ///   - journeys: how many journeys to start from the idle screen.
     ///   - pause: how long it "reads" each screen before answering (so a viewer can follow).
+    ///   - clock: where it waits while it "reads".
     public init(
         wrapping display: any StationDisplay, journeys: Int = 1, pause: Duration = .milliseconds(700), clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger

@@ -1,4 +1,5 @@
 public import Backend
+public import Capture
 public import Display
 import Foundation
 public import Logging
@@ -211,7 +212,7 @@ public actor StationLoop {
         case .probeDevices:
             let camera = await dependencies.camera.probe()
             let reader = await dependencies.chip.probe()
-            await perform(machine.devicesProbed([camera, reader].map(DeviceStatus.init)))
+            await perform(machine.devicesProbed([DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]))
         case .startCapture(let generation, let mode, let part, let useFlash):
             captureTask?.cancel()
             trigger = CaptureTrigger()
@@ -295,7 +296,7 @@ public actor StationLoop {
         chipTask = Task { [continuation] in
             let result: Result<ChipOutcome, ChipDeviceError>
             do throws(ChipDeviceError) {
-                result = .success(try await chip.read(key: key) { continuation.yield(.chip(generation: generation, $0)) })
+                result = .success(ChipOutcome(try await chip.read(key: key) { continuation.yield(.chip(generation: generation, $0)) }))
             } catch {
                 result = .failure(error)
             }
@@ -338,5 +339,12 @@ struct StationTime: Sendable {
         let origin = clock.now
         now = { origin.duration(to: clock.now) }
         sleep = { try await clock.sleep(for: $0) }
+    }
+}
+
+extension DeviceStatus {
+    /// A device as the display and `/health` list it, from what a look at it found.
+    init(_ device: Device, _ probe: DeviceProbe) {
+        self.init(device, available: probe.isReady, detail: probe.fault)
     }
 }

@@ -1,4 +1,5 @@
 import Backend
+import Capture
 import Display
 import Foundation
 import Logging
@@ -278,8 +279,9 @@ struct StationMachine {
             return actions + apply(now: now) { $0.scanUpdate(update) }
         case .image(let image, let isLast):
             return [.metric(.imageCaptured)] + apply(now: now) { $0.imageCaptured(image, isLastOfSide: isLast) }
-        case .evidence(let classifier, let bytes):
-            return enqueue(classifier: classifier, body: Data(bytes))
+        case .evidence(let evidence):
+            guard let upload = evidence.upload else { return [] }
+            return enqueue(classifier: upload.classifier, body: upload.body)
         case .lost(let reason):
             devices[.camera] = DeviceStatus(.camera, available: false, detail: reason)
             return [
@@ -296,7 +298,7 @@ struct StationMachine {
         switch report {
         case .waitingForCard: return []
         case .started: return apply(now: now) { $0.chipReadStarted() }
-        case .progress(let percent): return apply(now: now) { $0.chipReadProgress(percent) }
+        case .progress(let percent, _): return apply(now: now) { $0.chipReadProgress(percent) }
         case .cardLost: return [.metric(.deviceReconnect("card")), .showScreen(.documentLifted)]
         case .resumed: return [.showScreen(.documentReturned)]
         }

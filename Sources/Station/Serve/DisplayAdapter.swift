@@ -1,3 +1,4 @@
+import Capture
 public import Display
 import ScanFlow
 
@@ -20,6 +21,9 @@ final class HubDisplay: StationDisplay, Sendable {
     }
 }
 
-extension PreviewFeed: PreviewSource {
-    public func previewFrames() -> AsyncStream<[UInt8]> { frames() }
+/// The camera's preview feed as the display server's preview source.
+struct PreviewFeedSource: PreviewSource {
+    let feed: PreviewFeed
+
+    func previewFrames() -> AsyncStream<[UInt8]> { feed.frames() }
 }

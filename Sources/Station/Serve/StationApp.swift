@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Backend
+import Capture
 import Display
 import Flash
 import Foundation
@@ -127,7 +128,7 @@ public struct StationApp: Sendable {
             settings: .init(
                 name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond, minimumSharpness: Double(c.camera.minimumSharpness)),
             flash: flash, preview: preview,
-            metrics: metrics, logger: logger)
+            metrics: metrics, clock: ContinuousClock(), logger: logger)
         var trustStore: TrustStore?
         if FileManager.default.fileExists(atPath: c.chip.trust) {
             do {
@@ -136,9 +137,9 @@ public struct StationApp: Sendable {
                 logger.error("trust store unusable: passive authentication is left to the backend", metadata: ["error": "\(error)"])
             }
         }
-        let chip = PCSCChipDevice(
+        let chip = ChipCapture(
             settings: .init(readerPattern: c.reader.name, exclusive: c.reader.exclusive, transmitTimeout: c.reader.transmitTimeout),
-            trustStore: trustStore, metrics: metrics, logger: logger)
+            trustStore: trustStore, metrics: metrics, clock: ContinuousClock(), logger: logger)
 
         // Display and loop.
         let hub = DisplayHub(logger: logger)
@@ -162,7 +163,7 @@ public struct StationApp: Sendable {
             configuration: .init(
                 host: c.display.host, port: c.display.port, token: token.isEmpty ? nil : token, theme: theme,
                 logoFile: c.display.theme.logo.isEmpty ? nil : c.display.theme.logo, defaultLanguage: c.display.language),
-            hub: hub, preview: preview, logger: logger
+            hub: hub, preview: PreviewFeedSource(feed: preview), logger: logger
         ) { port in
             ports.display(port, options.onListening)
         }

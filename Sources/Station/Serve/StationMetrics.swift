@@ -1,3 +1,4 @@
+public import Capture
 public import CoreMetrics
 import Foundation
 
@@ -61,3 +62,5 @@ extension Duration {
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
+
+extension StationMetrics: CaptureMetrics {}

@@ -31,6 +31,7 @@ public struct SystemdService: Service {
     let clock: any Clock<Duration>
     let logger: Logger
 
+    /// - Parameter clock: where it waits between looks at the loop.
     public init(
         loop: StationLoop, notifier: SystemdNotifier, outbox: Backend.Outbox?, clock: any Clock<Duration> = ContinuousClock(), logger: Logger,
         ready: @escaping @Sendable () async -> Bool

@@ -9,7 +9,9 @@ final class Socket: Sendable {
 
     /// Connects to `host` (IPv4 dotted quad) and `port`.
     static func connect(host: String, port: UInt16) -> Result<Socket, SystemCallError> {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a program the test spawns must not hold the card's connection open
+        // (a card that vanishes would stay on the reader for as long as that program runs).
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.current("socket")) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -1,4 +1,6 @@
 import Backend
+import Camera
+import Capture
 import Display
 import Foundation
 import Imaging
@@ -63,7 +65,7 @@ final class FakeCamera: CaptureDevice, Sendable {
 
     let behaviour: Behaviour
     let chipKey: ChipAccessKey?
-    let health: Mutex<DeviceHealth> = Mutex(DeviceHealth(name: "camera", ready: true))
+    let health: Mutex<DeviceProbe> = Mutex(.ready)
     let captures = Mutex(0)
 
     init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?) {
@@ -85,16 +87,16 @@ final class FakeCamera: CaptureDevice, Sendable {
         return try! JPEGCodec().encode(image, quality: 85)
     }()
 
-    func probe() async -> DeviceHealth { health.withLock { $0 } }
+    func probe() async -> DeviceProbe { health.withLock { $0 } }
 
-    func plugBackIn() { health.withLock { $0 = DeviceHealth(name: "camera", ready: true) } }
+    func plugBackIn() { health.withLock { $0 = .ready } }
 
     func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
         captures.withLock { $0 += 1 }
         report(.started)
         if case .lostAfterStart = behaviour {
             try? await Task.sleep(for: .milliseconds(20))
-            health.withLock { $0 = DeviceHealth(name: "camera", ready: false, detail: "unplugged by the test") }
+            health.withLock { $0 = .unavailable(fault: "unplugged by the test") }
             report(.lost(reason: "the test unplugged the camera"))
             return
         }
@@ -111,7 +113,8 @@ final class FakeCamera: CaptureDevice, Sendable {
     }
 }
 
-/// A reader with a document whose chip data is a real test passport signed by `issuer`.
+/// A reader with a document whose chip data is a real test passport signed by `issuer`,
+/// passive authentication checked against that issuer.
 final class FakeChip: ChipDevice, Sendable {
     enum Behaviour: Sendable {
         case reads
@@ -121,7 +124,7 @@ final class FakeChip: ChipDevice, Sendable {
     }
 
     let behaviour: Behaviour
-    let outcome: ChipOutcome
+    let reading: ChipReading
     let presenceEvents: AsyncStream<ReaderPresence>
     let presenceContinuation: AsyncStream<ReaderPresence>.Continuation
     let reads = Mutex(0)
@@ -129,21 +132,17 @@ final class FakeChip: ChipDevice, Sendable {
     init(_ behaviour: Behaviour = .reads, mrz: [String], issuer: TestIssuer) throws {
         self.behaviour = behaviour
         let set = try PassportDataSet.make(mrz: mrz.joined(), faceSize: 4_000) { try issuer.securityObject($0) }
-        var groups: [String: Data] = [:]
-        for (file, bytes) in set.files {
-            if file == .sod { groups["SOD"] = Data(bytes) }
-            if let number = file.dataGroupNumber { groups["DG\(number)"] = Data(bytes) }
-        }
-        outcome = ChipOutcome(
-            chipData: ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: .PASSED, accessControl: "BAC")),
-            summary: "BAC, PA PASSED")
+        let passive = PassiveAuthentication.verify(
+            files: set.files, trustStore: TrustStore(certificates: [issuer.cscaCertificate]), at: Int64(Date().timeIntervalSince1970))
+        reading = ChipReading(
+            reader: "fake reader", contents: ChipContents(files: set.files, accessControl: .bac), passiveAuthentication: passive, duration: .zero)
         (presenceEvents, presenceContinuation) = AsyncStream.makeStream(of: ReaderPresence.self)
     }
 
     func presence() -> AsyncStream<ReaderPresence> { presenceEvents }
-    func probe() async -> DeviceHealth { DeviceHealth(name: "reader", ready: true) }
+    func probe() async -> DeviceProbe { .ready }
 
-    func read(key: ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipOutcome {
+    func read(key: ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipReading {
         reads.withLock { $0 += 1 }
         report(.waitingForCard)
         if case .wrongKey = behaviour { throw ChipDeviceError(.accessDenied, "the test's key does not open the chip") }
@@ -155,8 +154,8 @@ final class FakeChip: ChipDevice, Sendable {
                 try? await Task.sleep(for: .milliseconds(20))
                 report(.resumed)
             }
-            report(.progress(percent: percent))
+            report(.progress(percent: percent, file: .dg2))
         }
-        return outcome
+        return reading
     }
 }

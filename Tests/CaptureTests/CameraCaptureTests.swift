@@ -1,11 +1,14 @@
+import Camera
+import Capture
 import Flash
+import KioskTestKit
 import Foundation
 import Imaging
 import KioskTestKit
 import Logging
 import MRTD
 import ScanFlow
-import Station
+import Station  // DemoRecordings, DemoPassport
 import Synchronization
 import Testing
 
@@ -15,9 +18,13 @@ import Testing
 @Suite struct CameraCaptureTests {
     static let directory: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-recordings-\(UUID().uuidString)").path
-        try! DemoRecordings.write(to: path, mrz: StationHarness.mrz, frames: 12)
+        try! DemoRecordings.write(to: path, mrz: DemoPassport.mrz, frames: 12)
         return path
     }()
+
+    static let logger = Logger(label: "capture-test", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// The key DemoPassport's MRZ makes.
+    static let chipKey = ChipAccessKey.mrz(documentNumber: "D23145890", dateOfBirth: "900101", dateOfExpiry: "341231")
 
     final class Events: Sendable {
         let list = Mutex<[CaptureEvent]>([])
@@ -28,7 +35,7 @@ import Testing
     func run(_ mode: Scan.Mode, part: Credential.Part, flash: Flash<ContinuousClock>? = nil, preview: PreviewFeed = PreviewFeed()) async throws -> Events {
         let capture = CameraCapture(
             settings: .init(name: "file:\(Self.directory)", previewFramesPerSecond: 15, previewWidth: 320),
-            flash: flash, preview: preview, metrics: StationMetrics(), logger: StationHarness.logger)
+            flash: flash, preview: preview, logger: Self.logger)
         let events = Events()
         let trigger = CaptureTrigger()
         let task = Task {
@@ -46,13 +53,13 @@ import Testing
         let events = try await run(.docFinder, part: .front, preview: preview)
         let image = try #require(events.images.first)
         #expect(image.side == .front)
-        #expect(image.chipAccessKey == StationHarness.chipKey)
+        #expect(image.chipAccessKey == Self.chipKey)
         let size = try JPEGCodec().size(of: image.bytes)
         #expect(size.width == 1280 && size.height == 880)
         // The page was blurred at first: the gate said "hold still" before it took it.
         let list = events.list.withLock { $0 }
         #expect(list.contains { if case .update(.extractionState(.holdStill)) = $0 { true } else { false } })
-        #expect(list.contains { if case .evidence(let c, _) = $0 { c.rawValue == "MRZ" } else { false } })
+        #expect(list.contains { if case .evidence(.mrz(let lines)) = $0 { lines == DemoPassport.mrz } else { false } })
         // The preview is display-sized, not the capture.
         var iterator = frames.makeAsyncIterator()
         let small = try #require(await iterator.next())
@@ -61,14 +68,42 @@ import Testing
 
     @Test func theFlashPairLightsTheSimulatedLEDAndUploadsTheLitImage() async throws {
         let line = SimulatedLine()
-        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: StationHarness.logger)
+        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: Self.logger)
         let events = try await run(.docFinder, part: .front, flash: flash)
         let list = events.list.withLock { $0 }
         let on = list.firstIndex { if case .update(.flash(.on)) = $0 { true } else { false } }
         let off = list.firstIndex { if case .update(.flash(.off)) = $0 { true } else { false } }
         #expect(on != nil && off != nil && on! < off!)
-        #expect(list.contains { if case .evidence(let c, _) = $0 { c.rawValue == "FRONT_WITH_FLASH" } else { false } })
+        #expect(list.contains { if case .evidence(.frontWithFlash(let jpeg)) = $0 { jpeg.starts(with: [0xFF, 0xD8]) } else { false } })
         #expect(await flash.isOn == false)
+    }
+
+    /// The pause between the sides of a card is a timer on the capture's clock: the
+    /// recording is paced on a test clock, and the back is taken 1.5 s after the front (and
+    /// the three good frames the gate wants), not sooner, with no sleep in between.
+    @Test func theBackIsTakenWhenThePauseIsOverOnTheCapturesClock() async throws {
+        let clock = TestClock()
+        let capture = CameraCapture(
+            settings: .init(name: "file:\(Self.directory)"), flash: nil, preview: PreviewFeed(), clock: clock, logger: Self.logger)
+        let images = Mutex<[(side: Credential.Part, at: Duration)]>([])
+        let task = Task {
+            await capture.capture(CaptureRequest(mode: .docFinder, part: .multipart, trigger: CaptureTrigger(), useFlash: false)) { event in
+                if case .image(let image, _) = event { images.withLock { $0.append((image.side, clock.now.offset)) } }
+            }
+        }
+        for _ in 0..<300 where images.withLock({ $0.count }) < 2 {
+            await clock.waitForSleepers(1)
+            clock.advance(by: .milliseconds(100))
+        }
+        task.cancel()
+        await task.value
+        let taken = images.withLock { $0 }
+        try #require(taken.count >= 2)
+        #expect(taken[0].side == .front)
+        #expect(taken[1].side == .back)
+        let gap = taken[1].at - taken[0].at
+        #expect(gap >= .milliseconds(1500))
+        #expect(gap <= .milliseconds(1500) + .milliseconds(100) * 4, "\(gap)")
     }
 
     @Test func theFaceComesFromTheFaceRecording() async throws {
@@ -81,7 +116,7 @@ import Testing
 
     @Test func aManualModeWaitsForTheShutter() async throws {
         let capture = CameraCapture(
-            settings: .init(name: "file:\(Self.directory)"), flash: nil, preview: PreviewFeed(), metrics: StationMetrics(), logger: StationHarness.logger)
+            settings: .init(name: "file:\(Self.directory)"), flash: nil, preview: PreviewFeed(), logger: Self.logger)
         let events = Events()
         let trigger = CaptureTrigger()
         let task = Task {
@@ -102,20 +137,22 @@ import Testing
     @Test func aRecordingThatEndsIsACameraLost() async throws {
         let capture = CameraCapture(
             settings: .init(name: "file:\(Self.directory)/face.mjpeg", loopRecordings: false), flash: nil, preview: PreviewFeed(),
-            metrics: StationMetrics(), logger: StationHarness.logger)
+            logger: Self.logger)
         let events = Events()
         // Manual mode never captures: the recording runs out.
         await capture.capture(CaptureRequest(mode: .faceManual, part: .face, trigger: CaptureTrigger(), useFlash: false)) { events.add($0) }
         let last = try #require(events.list.withLock { $0.last })
-        guard case .lost = last else { throw TestFailure("expected lost, got \(last)") }
+        guard case .lost = last else {
+            Issue.record("expected lost, got \(last)")
+            return
+        }
     }
 
     @Test func probeReportsAMissingRecording() async {
         let capture = CameraCapture(
-            settings: .init(name: "file:/nonexistent/recording.mjpeg"), flash: nil, preview: PreviewFeed(), metrics: StationMetrics(),
-            logger: StationHarness.logger)
+            settings: .init(name: "file:/nonexistent/recording.mjpeg"), flash: nil, preview: PreviewFeed(), logger: Self.logger)
         let health = await capture.probe()
-        #expect(!health.ready)
-        #expect(health.detail.contains("/nonexistent/recording.mjpeg"))
+        #expect(!health.isReady)
+        #expect(health.fault?.contains("/nonexistent/recording.mjpeg") == true)
     }
 }

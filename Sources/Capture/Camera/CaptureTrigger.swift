@@ -15,6 +15,9 @@ public final class CaptureTrigger: Sendable {
     /// The person pressed the shutter (`Controller.Action.captureImage`).
     public func press() { state.withLock { $0.presses += 1 } }
 
+    /// Whether the shutter was pressed and the press not taken yet.
+    public var hasPress: Bool { state.withLock { $0.presses > 0 } }
+
     /// Takes one shutter press, if there is one.
     public func takePress() -> Bool {
         state.withLock {

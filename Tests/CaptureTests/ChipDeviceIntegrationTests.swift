@@ -1,21 +1,24 @@
+import Capture
 import Foundation
 import KioskTestKit
 import Logging
 import MRTD
 import ScanFlow
 import SmartCard
-import Station
+import Station  // DemoPassport
 import Synchronization
 import Testing
 import VirtualCard
 import VirtualPassport
 
-/// The station's chip device through the real stack: pcscd, vpcd and the virtual passport
-/// on the second vpcd slot (port 35964).
+/// The chip capture through the real stack: pcscd, vpcd and the virtual passport on the
+/// second vpcd slot (port 35964).
 @Suite(.serialized, .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)))
 struct ChipDeviceIntegrationTests {
     static let port: UInt16 = 35964
-    let logger = StationHarness.logger
+    /// The key DemoPassport's MRZ makes.
+    static let chipKey = ChipAccessKey.mrz(documentNumber: "D23145890", dateOfBirth: "900101", dateOfExpiry: "341231")
+    let logger = Logger(label: "capture-test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     final class Reports: Sendable {
         let list = Mutex<[ChipReport]>([])
@@ -35,10 +38,10 @@ struct ChipDeviceIntegrationTests {
         return Document(passport: passport, issuer: issuer)
     }
 
-    func device(_ document: Document) -> PCSCChipDevice {
-        PCSCChipDevice(
+    func device(_ document: Document, clock: any Clock<Duration> = ContinuousClock()) -> ChipCapture {
+        ChipCapture(
             settings: .init(readerPattern: PCSCTestEnvironment.secondSlotReader, returnTimeout: .seconds(20)),
-            trustStore: TrustStore(certificates: [document.issuer.cscaCertificate]), metrics: StationMetrics(), logger: logger)
+            trustStore: TrustStore(certificates: [document.issuer.cscaCertificate]), clock: clock, logger: logger)
     }
 
     func waitForAbsence() async throws {
@@ -68,13 +71,15 @@ struct ChipDeviceIntegrationTests {
         }
         #expect(sawCard)
         let reports = Reports()
-        let outcome = try await chip.read(key: StationHarness.chipKey) { reports.add($0) }
-        #expect(outcome.chipData.stationVerification.accessControl == "PACE")
-        #expect(outcome.chipData.stationVerification.passiveAuthentication == .PASSED)
-        #expect(Set(outcome.chipData.dataGroups.keys).isSuperset(of: ["DG1", "DG2", "SOD"]))
+        let reading = try await chip.read(key: Self.chipKey) { reports.add($0) }
+        #expect(reading.contents.accessControl == .pace)
+        #expect(reading.passiveAuthentication?.outcome == .passed)
+        #expect(Set(reading.contents.files.keys).isSuperset(of: [.dg1, .dg2, .sod]))
+        #expect(reading.reader == PCSCTestEnvironment.secondSlotReader)
+        #expect(reading.duration > .zero)
         #expect(reports.all.first == .waitingForCard)
-        #expect(reports.all.contains(.progress(percent: 100)))
-        #expect(!outcome.summary.contains("D23145890"))  // the summary is for logs: no personal data
+        #expect(reports.all.contains { if case .progress(100, _) = $0 { true } else { false } })
+        #expect(!"\(reading)".contains("D23145890"))  // the description is for logs: no personal data
     }
 
     @Test func aDocumentLiftedMidReadIsWaitedForAndTheReadResumes() async throws {
@@ -90,7 +95,7 @@ struct ChipDeviceIntegrationTests {
         faults.vanishAfterCommands = card.commandsAnswered + 20
         card.faults = faults
         let reports = Reports()
-        let outcome = try await chip.read(key: StationHarness.chipKey) { report in
+        let reading = try await chip.read(key: Self.chipKey) { report in
             reports.add(report)
             if report == .cardLost {
                 // The person lifts the document and puts it back.
@@ -108,7 +113,8 @@ struct ChipDeviceIntegrationTests {
         }
         #expect(reports.all.contains(.cardLost))
         #expect(reports.all.contains(.resumed))
-        #expect(outcome.chipData.stationVerification.passiveAuthentication == .PASSED)
+        #expect(reading.passiveAuthentication?.outcome == .passed)
+        #expect(reading.statistics.reconnects >= 1)
         #expect(document.passport.sessionsEstablished == 2)
     }
 
@@ -125,10 +131,45 @@ struct ChipDeviceIntegrationTests {
         #expect(error?.kind == .accessDenied)
     }
 
+    /// Waiting for a document is on the injected clock: with no document, the read gives up
+    /// when the test clock passes the time allowed, not before.
+    @Test func noDocumentIsWaitedForOnTheInjectedClock() async throws {
+        let document = try Self.document()
+        let clock = TestClock()
+        let chip = device(document, clock: clock)
+        try await waitForAbsence()
+        let read = Task { try await chip.read(key: Self.chipKey) { _ in } }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(19))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(clock.sleeperCount == 1)  // still waiting
+        clock.advance(by: .seconds(1))
+        let result = await read.result
+        guard case .failure(let error as ChipDeviceError) = result else {
+            Issue.record("expected no document, got \(result)")
+            return
+        }
+        #expect(error.kind == .unreadable)
+        #expect(error.message.contains("no document"))
+    }
+
+    /// `idkiosk read-chip`'s way: the document must be on the reader when the read starts.
+    @Test func withoutWaitingNoDocumentIsAPCSCNoCard() async throws {
+        try await waitForAbsence()
+        let chip = ChipCapture(
+            settings: .init(readerPattern: PCSCTestEnvironment.secondSlotReader, waitsForDocument: false), trustStore: nil, logger: logger)
+        let error = await #expect(throws: ChipDeviceError.self) { _ = try await chip.read(key: Self.chipKey) { _ in } }
+        guard case .smartCard(let cause) = error?.cause else {
+            Issue.record("expected a PC/SC cause, got \(String(describing: error))")
+            return
+        }
+        #expect(cause.kind == .noCard)
+    }
+
     @Test func probeNamesAReaderThatIsNotThere() async {
-        let chip = PCSCChipDevice(settings: .init(readerPattern: "No Such Reader"), trustStore: nil, metrics: StationMetrics(), logger: logger)
+        let chip = ChipCapture(settings: .init(readerPattern: "No Such Reader"), trustStore: nil, logger: logger)
         let health = await chip.probe()
-        #expect(!health.ready)
-        #expect(health.detail.contains("No Such Reader"))
+        #expect(!health.isReady)
+        #expect(health.fault?.contains("No Such Reader") == true)
     }
 }

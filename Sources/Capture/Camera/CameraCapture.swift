@@ -1,0 +1,171 @@
+import Camera
+import Imaging
+import ScanFlow
+public import Flash
+public import Logging
+
+/// The camera pipeline of a journey: frames from a V4L2 camera or a recording, run through
+/// a ``DocumentCapture`` or a ``FaceCapture`` (one frame loop for both), a flash/no-flash
+/// pair for a document's front, and a small preview for the display.
+///
+/// The captures take an image by themselves in the automatic modes (docFinder,
+/// faceLiveness) and on the shutter in the manual ones. Time comes from the injected clock:
+/// the pause after an image is a deadline the capture checks at every frame, and a
+/// recording is paced on the same clock.
+public struct CameraCapture: CaptureDevice {
+    public struct Settings: Sendable {
+        /// The camera by the names `idkiosk capture --camera` takes: a device name, or `file:PATH`.
+        public var name: String
+        public var previewFramesPerSecond: Int
+        public var previewWidth: Int
+        /// Frames in a row that must pass the gate before an automatic capture.
+        public var stableFrames: Int
+        /// The least sharpness (variance of the Laplacian of the luma) an automatic capture
+        /// accepts. The reference backend rejects images below 50 on the same measure; a
+        /// printed page in focus measures in the thousands, a face in the hundreds.
+        public var minimumSharpness: Double
+        /// Mean luma an automatic capture accepts (the reference backend's range).
+        public var brightness: ClosedRange<Double>
+        /// How long a wait for one frame may take before the camera counts as lost.
+        public var frameTimeout: Duration
+        /// Recordings loop (the demo) or end (a test of a camera that stops).
+        public var loopRecordings: Bool
+        public var jpegQuality: Int
+        /// How long frames are ignored after an image: the person turns the card over.
+        public var sidePause: Duration
+
+        public init(
+            name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
+            minimumSharpness: Double = 100, brightness: ClosedRange<Double> = 50...220, frameTimeout: Duration = .seconds(1),
+            loopRecordings: Bool = true, jpegQuality: Int = 90, sidePause: Duration = .milliseconds(1500)
+        ) {
+            self.name = name
+            self.previewFramesPerSecond = previewFramesPerSecond
+            self.previewWidth = previewWidth
+            self.stableFrames = stableFrames
+            self.minimumSharpness = minimumSharpness
+            self.brightness = brightness
+            self.frameTimeout = frameTimeout
+            self.loopRecordings = loopRecordings
+            self.jpegQuality = jpegQuality
+            self.sidePause = sidePause
+        }
+
+        var gate: QualityGate.Settings {
+            QualityGate.Settings(brightness: brightness, minimumSharpness: minimumSharpness, stableFrames: stableFrames)
+        }
+    }
+
+    let settings: Settings
+    let camera: CameraSource
+    let flash: Flash<ContinuousClock>?
+    let preview: PreviewFeed
+    let metrics: (any CaptureMetrics)?
+    let clock: any Clock<Duration>
+    let logger: Logger
+
+    /// - Parameters:
+    ///   - flash: the LED for flash/no-flash pairs; nil captures without it.
+    ///   - preview: where preview JPEGs go while someone watches.
+    ///   - metrics: frames delivered and dropped, per run.
+    ///   - clock: paces recordings and times the pause after an image and the preview.
+    public init(
+        settings: Settings, flash: Flash<ContinuousClock>?, preview: PreviewFeed, metrics: (any CaptureMetrics)? = nil,
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger
+    ) {
+        self.settings = settings
+        self.camera = CameraSource(name: settings.name)
+        self.flash = flash
+        self.preview = preview
+        self.metrics = metrics
+        self.clock = clock
+        self.logger = logger
+    }
+
+    public func probe() async -> DeviceProbe {
+        camera.probe(logger: logger)
+    }
+
+    public func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
+        let purpose: CapturePurpose = request.mode.isFace ? .face : .document
+        let source: any FrameSource
+        do {
+            source = try camera.open(for: purpose, loops: settings.loopRecordings, clock: clock, logger: logger)
+            try await source.start()
+        } catch {
+            report(.lost(reason: "\(error.message)"))
+            return
+        }
+        defer {
+            metrics?.framesProcessed(source.statistics.framesDelivered, dropped: source.statistics.framesDropped)
+            source.stop()
+        }
+        if purpose == .face {
+            var face = FaceCapture(request: request, gate: settings.gate, pause: settings.sidePause)
+            await run(&face, source: source, request: request, report: report)
+        } else {
+            let mrz = MRZRecording.lines(besides: camera.recording(for: .document))
+            var document = DocumentCapture(request: request, gate: settings.gate, sidePause: settings.sidePause, mrz: mrz)
+            await run(&document, source: source, request: request, report: report)
+        }
+    }
+
+    /// The frame loop: reads frames until cancelled, feeds the preview and `decisions`, and
+    /// performs what they decide.
+    private func run(
+        _ decisions: inout some FrameDecisions, source: any FrameSource, request: CaptureRequest,
+        report: @escaping @Sendable (CaptureEvent) -> Void
+    ) async {
+        var processor = FrameProcessor(jpegQuality: settings.jpegQuality, previewWidth: settings.previewWidth)
+        let stopwatch = Stopwatch(clock)
+        report(.started)
+        var lastPreview = Duration.zero - .seconds(1)
+        let previewInterval = Duration.milliseconds(1000 / max(1, settings.previewFramesPerSecond))
+        while !Task.isCancelled {
+            let frame: Frame
+            do {
+                frame = try await source.nextFrame(timeout: settings.frameTimeout)
+            } catch {
+                if Task.isCancelled { return }
+                report(.lost(reason: "\(error.message)"))
+                return
+            }
+            let now = stopwatch.elapsed
+            if now - lastPreview >= previewInterval, preview.hasWatchers {
+                lastPreview = now
+                if let jpeg = try? processor.previewJPEG(frame) { preview.publish(jpeg) }
+            }
+            var action = decisions.frame(at: now, shutter: request.trigger.hasPress, detectionPaused: request.trigger.isPaused)
+            if action == .measure {
+                do {
+                    action = decisions.measured(try processor.measure(frame))
+                } catch {
+                    logger.warning("frame could not be analysed", metadata: ["error": "\(error)"])
+                    continue
+                }
+            }
+            switch action {
+            case .ignore, .measure:
+                break
+            case .report(let update):
+                report(.update(update))
+            case .take(let shot):
+                if shot.byShutter { _ = request.trigger.takePress() }
+                do {
+                    let jpeg = try processor.encode(frame)
+                    if shot.flashPair, let flash,
+                        let lit = await flashImage(after: frame, source: source, flash: flash, processor: &processor, report: report)
+                    {
+                        report(.evidence(.frontWithFlash(jpeg: lit)))
+                    }
+                    if let lines = shot.mrz { report(.evidence(.mrz(lines: lines))) }
+                    report(.image(CapturedImage(bytes: jpeg, side: shot.side, chipAccessKey: shot.chipAccessKey), isLastOfSide: true))
+                    decisions.taken(at: stopwatch.elapsed)
+                } catch {
+                    logger.warning("frame could not be encoded", metadata: ["error": "\(error)"])
+                    decisions.notTaken()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+public import ScanFlow
+
+/// What the station loop asks of the camera: run it for one part until cancelled.
+///
+/// The real one is ``CameraCapture`` (a V4L2 camera or a recording, with the document and
+/// face captures); tests use fakes.
+public protocol CaptureDevice: Sendable {
+    /// Runs the camera in `request.mode` until the task is cancelled, reporting through
+    /// `report`: `started` once frames flow, then updates, captured images and evidence. A
+    /// camera that fails reports `lost` and returns.
+    func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async
+
+    /// Whether the camera can be opened now (for the out-of-service screen and its recovery).
+    func probe() async -> DeviceProbe
+}
+
+/// One part to capture.
+public struct CaptureRequest: Sendable {
+    public var mode: Scan.Mode
+    public var part: Credential.Part
+    /// Set by the loop when the person presses the shutter (manual modes).
+    public var trigger: CaptureTrigger
+    /// Whether the station should light the document for a flash/no-flash pair.
+    public var useFlash: Bool
+
+    public init(mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool) {
+        self.mode = mode
+        self.part = part
+        self.trigger = trigger
+        self.useFlash = useFlash
+    }
+}
+
+/// What a running capture says.
+public enum CaptureEvent: Sendable {
+    case started
+    case update(Scan.Update)
+    case image(CapturedImage, isLastOfSide: Bool)
+    /// Evidence beside the images of the part: uploaded, not shown.
+    case evidence(CaptureEvidence)
+    /// The camera stopped delivering or went away; `reason` is for a technician.
+    case lost(reason: String)
+}
+
+/// Evidence a capture gathers beside the images; what the backend calls it is the station's business.
+public enum CaptureEvidence: Hashable, Sendable {
+    /// The lit half of a flash/no-flash pair of a document's front, as JPEG.
+    case frontWithFlash(jpeg: [UInt8])
+    /// The lines of the document's machine-readable zone, as read.
+    case mrz(lines: [String])
+}
+
+extension Scan.Mode {
+    var isFace: Bool { self == .faceLiveness || self == .faceManual }
+    var isAutomatic: Bool { self == .docFinder || self == .faceLiveness || self == .barcode }
+}

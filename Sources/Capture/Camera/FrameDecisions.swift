@@ -1,0 +1,36 @@
+import ScanFlow
+
+/// The per-frame decisions of a capture, as a value the frame loop of ``CameraCapture``
+/// feeds and obeys: ``DocumentCapture`` and ``FaceCapture``.
+protocol FrameDecisions {
+    /// A frame arrived at `now` (the capture's clock, since it began).
+    mutating func frame(at now: Duration, shutter: Bool, detectionPaused: Bool) -> FrameAction
+    /// The measure of the frame the last action asked to measure.
+    mutating func measured(_ measure: FrameMeasure) -> FrameAction
+    /// The shot was taken and reported at `now`.
+    mutating func taken(at now: Duration)
+    /// The shot could not be taken.
+    mutating func notTaken()
+}
+
+/// What to do with a frame.
+enum FrameAction: Hashable, Sendable {
+    case ignore
+    /// Measure the frame (its luma) and pass the measure to `measured(_:)`.
+    case measure
+    case report(Scan.Update)
+    case take(Shot)
+}
+
+/// One image to take, and what goes with it.
+struct Shot: Hashable, Sendable {
+    var side: Credential.Part
+    /// The key to the chip, for the image that carries it (a document's front).
+    var chipAccessKey: ChipAccessKey?
+    /// Whether to take the flash half of a flash/no-flash pair after this frame.
+    var flashPair = false
+    /// The MRZ lines to hand over as evidence with this image (the first front only).
+    var mrz: [String]?
+    /// Whether the person pressed the shutter for it (the loop takes the press).
+    var byShutter = false
+}

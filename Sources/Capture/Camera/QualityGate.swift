@@ -1,0 +1,65 @@
+import ScanFlow
+
+/// What the quality gate measures of a frame (its luma).
+struct FrameMeasure: Hashable, Sendable {
+    var meanLuma: Double
+    /// The variance of the Laplacian of the luma.
+    var sharpness: Double
+}
+
+/// The gate of an automatic capture: brightness and sharpness only, a few good frames in a
+/// row, guidance when it changes.
+///
+/// It does not find the document's outline or a face: the DESIGN's `Vision` module is not
+/// built yet, so it says `centerId`/`centerFace` for a frame too dark or too bright and
+/// `holdStill` otherwise.
+struct QualityGate {
+    struct Settings: Hashable, Sendable {
+        /// Mean luma an automatic capture accepts.
+        var brightness: ClosedRange<Double>
+        /// The least sharpness an automatic capture accepts.
+        var minimumSharpness: Double
+        /// Frames in a row that must pass before an automatic capture.
+        var stableFrames: Int
+    }
+
+    enum Verdict: Hashable, Sendable {
+        /// Not yet; the guidance, when it changed.
+        case wait(Scan.Update?)
+        case take
+    }
+
+    let settings: Settings
+    /// What to say of a frame out of the brightness range.
+    let outOfRange: Scan.Update
+    private var goodFrames = 0
+    private var lastUpdate: Scan.Update?
+
+    init(settings: Settings, outOfRange: Scan.Update) {
+        self.settings = settings
+        self.outOfRange = outOfRange
+    }
+
+    mutating func judge(_ measure: FrameMeasure) -> Verdict {
+        let update: Scan.Update
+        if !settings.brightness.contains(measure.meanLuma) {
+            update = outOfRange
+            goodFrames = 0
+        } else if measure.sharpness < settings.minimumSharpness {
+            update = .extractionState(.holdStill)
+            goodFrames = 0
+        } else {
+            goodFrames += 1
+            update = .extractionState(.holdStill)
+            if goodFrames >= settings.stableFrames { return .take }
+        }
+        defer { lastUpdate = update }
+        return .wait(update == lastUpdate ? nil : update)
+    }
+
+    /// Starts again after a capture: the next image needs its own good frames.
+    mutating func reset() {
+        goodFrames = 0
+        lastUpdate = nil
+    }
+}

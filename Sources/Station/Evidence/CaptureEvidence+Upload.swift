@@ -1,0 +1,14 @@
+import Backend
+import Capture
+import Foundation
+
+extension CaptureEvidence {
+    /// What the backend calls this evidence, and the body uploaded for it; nil when the body
+    /// cannot be encoded.
+    var upload: (classifier: PartClassifier, body: Data)? {
+        switch self {
+        case .frontWithFlash(let jpeg): (.frontWithFlash, Data(jpeg))
+        case .mrz(let lines): (try? JSONEncoder().encode(MrzData(lines: lines))).map { (.mrz, $0) }
+        }
+    }
+}

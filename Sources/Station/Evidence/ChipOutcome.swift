@@ -1,0 +1,45 @@
+public import Backend
+public import Capture
+import Foundation
+import MRTD
+
+/// What a chip read gives the backend: the data to upload, with the station's own verdict,
+/// and a summary for the log.
+public struct ChipOutcome: Sendable, CustomStringConvertible {
+    public var chipData: ChipData
+    public var summary: String
+
+    public init(chipData: ChipData, summary: String) {
+        self.chipData = chipData
+        self.summary = summary
+    }
+
+    /// The upload and the station's own verdict from a chip capture's reading: passive
+    /// authentication as the capture checked it (not executed without a trust store), active
+    /// authentication as the chip answered. The summary names no personal data.
+    public init(_ reading: ChipReading) {
+        let contents = reading.contents
+        var groups: [String: Data] = [:]
+        for (file, bytes) in contents.files {
+            if file == .sod { groups["SOD"] = Data(bytes) } else if file == .com { groups["COM"] = Data(bytes) } else if let number = file.dataGroupNumber {
+                groups["DG\(number)"] = Data(bytes)
+            }
+        }
+        let pa = reading.passiveAuthentication.map { Self.decision($0.outcome) } ?? .NOT_EXECUTED
+        let aa = reading.activeAuthentication.map { Self.decision($0.outcome) }
+        let access = contents.accessControl.rawValue.uppercased()
+        let data = ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: pa, activeAuthentication: aa, accessControl: access))
+        let summary = "\(access), PA \(pa.rawValue)" + (aa.map { ", AA \($0.rawValue)" } ?? "") + ", \(contents.statistics.total.commands) APDUs"
+        self.init(chipData: data, summary: summary)
+    }
+
+    static func decision(_ outcome: VerificationCheck.Outcome) -> Decision {
+        switch outcome {
+        case .passed: .PASSED
+        case .failed: .REJECTED
+        case .notSupported: .NOT_EXECUTED
+        }
+    }
+
+    public var description: String { "ChipOutcome(\(summary))" }
+}
