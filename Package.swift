@@ -258,7 +258,7 @@ let package = Package(
         .executableTarget(
             name: "StationBenchmark",
             dependencies: [
-                "Station", "Display", "ScanFlow", "KioskTestKit",
+                "Station", "Display", "ScanFlow", "KioskTestKit", "VirtualPassport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -319,8 +319,6 @@ let package = Package(
             name: "CaptureTests",
             dependencies: [
                 "Capture", "KioskTestKit", "Imaging", "Camera", "Flash", "ScanFlow", "MRTD", "SmartCard", "VirtualCard", "VirtualPassport",
-                // DemoRecordings and DemoPassport: the recordings and passport the demo uses.
-                "Station",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

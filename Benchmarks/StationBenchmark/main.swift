@@ -12,6 +12,7 @@ import Logging
 import NIOCore
 import ScanFlow
 import Station
+import VirtualPassport
 import Synchronization
 
 let logger: Logger = {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MRTD
 import Station
+import VirtualPassport
 
 /// `idkiosk sim recordings`: the file camera's demo recordings.
 struct SimRecordingsCommand: AsyncParsableCommand {

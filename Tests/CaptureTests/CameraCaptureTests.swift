@@ -1,16 +1,15 @@
 import Camera
 import Capture
 import Flash
-import KioskTestKit
 import Foundation
 import Imaging
 import KioskTestKit
 import Logging
 import MRTD
 import ScanFlow
-import Station  // DemoRecordings, DemoPassport
 import Synchronization
 import Testing
+import VirtualPassport
 
 /// The camera pipeline on the demo's recordings through the real file camera: the quality
 /// gate waits for the page to come into focus, the chip key comes from the recording's MRZ,

@@ -5,7 +5,6 @@ import Logging
 import MRTD
 import ScanFlow
 import SmartCard
-import Station  // DemoPassport
 import Synchronization
 import Testing
 import VirtualCard

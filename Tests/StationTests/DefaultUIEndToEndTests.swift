@@ -3,6 +3,7 @@ import Backend
 import Foundation
 import KioskTestKit
 import Station
+import VirtualPassport
 import Testing
 
 /// The whole station as `make demo` runs it (pcscd with the virtual passport, the reference

@@ -1,6 +1,7 @@
 import Foundation
 import KioskTestKit
 import Station
+import VirtualPassport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -7,6 +7,7 @@ import MRTD
 import ReferenceBackend
 import ScanFlow
 import Station
+import VirtualPassport
 import Testing
 
 /// A station loop with fake devices against a real reference backend on loopback, with a
