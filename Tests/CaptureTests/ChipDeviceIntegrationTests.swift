@@ -94,11 +94,14 @@ struct ChipDeviceIntegrationTests {
         faults.vanishAfterCommands = card.commandsAnswered + 20
         card.faults = faults
         let reports = Reports()
+        // The person's hands: awaited before the test ends, so a document put back late is not
+        // left on the reader for the next suite.
+        let putBack = Mutex<Task<Void, Never>?>(nil)
         let reading = try await chip.read(key: Self.chipKey) { report in
             reports.add(report)
             if report == .cardLost {
                 // The person lifts the document and puts it back.
-                Task {
+                putBack.withLock { $0 = Task {
                     card.remove()
                     card.faults = CardFaults()
                     do {
@@ -107,9 +110,10 @@ struct ChipDeviceIntegrationTests {
                     } catch {
                         Issue.record("could not put the document back: \(error)")
                     }
-                }
+                } }
             }
         }
+        await putBack.withLock { $0 }?.value
         #expect(reports.all.contains(.cardLost))
         #expect(reports.all.contains(.resumed))
         #expect(reading.passiveAuthentication?.outcome == .passed)

@@ -37,7 +37,10 @@ struct ServeIntegrationTests {
             #expect(health.status == 200, "\(health.body)")
             let object = try JSONSerialization.jsonObject(with: Data(health.body.utf8)) as? [String: Any]
             #expect(object?["ready"] as? Bool == true)
-            #expect((object?["devices"] as? [[String: Any]])?.compactMap { $0["name"] as? String }.sorted() == ["camera", "reader"])
+            // Each device as the display's DeviceStatus lists it (docs/operators.md).
+            let devices = object?["devices"] as? [[String: Any]]
+            #expect(devices?.compactMap { $0["device"] as? String }.sorted() == ["camera", "reader"])
+            #expect(devices?.allSatisfy { $0["available"] as? Bool == true } == true)
             let metrics = try await stack.get("/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.body.contains("idkiosk_outbox_depth"))

@@ -147,7 +147,7 @@ struct ReadChipIntegrationTests {
             try await Task.sleep(for: .milliseconds(100))
         }
         let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--can", "123456")
-        #expect(outcome.status == 69)
+        #expect(outcome.status == 69, "\(outcome.stderr)")
     }
 }
 
