@@ -98,7 +98,7 @@ let package = Package(
         ),
         .target(
             name: "Flash",
-            dependencies: ["CGPIOD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGPIOD", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "Backend",
             dependencies: [
-                "SQLite", "ScanFlow", "COpenSSL",
+                "SQLite", "COpenSSL",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -314,7 +314,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Camera", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",
-            dependencies: ["Flash", "Camera", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Flash", "Camera", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -336,7 +336,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
+                "Backend", "ReferenceBackend", "SQLite", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -283,7 +283,7 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             let decision = configuration.retry.decide(attempt: attempt, idempotent: safe, error: failure, retryAfter: retryAfter, random: random())
             logger.notice(
                 "backend call failed",
-                metadata: ["call": "\(call)", "attempt": "\(attempt)", "code": "\(failure.flowError.code)", "retry": "\(decision)"]
+                metadata: ["call": "\(call)", "attempt": "\(attempt)", "code": "\(failure.code)", "retry": "\(decision)"]
             )
             switch decision {
             case .giveUp:

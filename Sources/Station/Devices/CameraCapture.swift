@@ -203,7 +203,7 @@ public struct CameraCapture: CaptureDevice {
                         try? await flash.off()
                         return nil
                     }
-                    report(.update(.flash(state)))
+                    report(.update(.flash(state.scanState)))
                     next += pair.flashSwitched(state, at: lastTimestamp + period)
                 case .keepFlashFrame:
                     break
