@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules follow ../shared/DESIGN.md (docs/architecture.md says where we differ).
-// Dependencies point down: APDU and KioskLog are pure Swift; SmartCard is the only
+// Dependencies point down: APDU, KioskLog and KioskTime are pure Swift; SmartCard is the only
 // module that talks to PC/SC, through CPCSCLite.
 
 let strict: [SwiftSetting] = [
@@ -65,6 +65,7 @@ let package = Package(
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
+        .target(name: "KioskTime", swiftSettings: strict),
         .target(
             name: "MRTD",
             dependencies: ["APDU", "COpenSSL", .product(name: "Logging", package: "swift-log")],
@@ -80,25 +81,25 @@ let package = Package(
         .target(
             name: "SmartCard",
             dependencies: [
-                "CPCSCLite", "APDU",
+                "CPCSCLite", "APDU", "KioskTime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "VirtualCard",
-            dependencies: ["APDU", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APDU", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
         .target(
             name: "Camera",
-            dependencies: ["CV4L2", "CTurboJPEG", "COpenJPEG", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CV4L2", "CTurboJPEG", "COpenJPEG", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
             name: "Flash",
-            dependencies: ["CGPIOD", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGPIOD", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -118,7 +119,7 @@ let package = Package(
         .target(
             name: "Backend",
             dependencies: [
-                "SQLite", "COpenSSL",
+                "SQLite", "COpenSSL", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,7 +137,7 @@ let package = Package(
         .target(
             name: "ReferenceBackend",
             dependencies: [
-                "Backend", "SQLite", "MRTD", "Camera",
+                "Backend", "SQLite", "MRTD", "Camera", "KioskTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -176,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "BackendBenchmark",
             dependencies: [
-                "Backend", "ReferenceBackend",
+                "Backend", "ReferenceBackend", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -205,7 +206,7 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display",
+                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -219,7 +220,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash",
+                "Station", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Camera", "Flash", "KioskTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -229,14 +230,14 @@ let package = Package(
         // Benchmarks (make bench)
         .executableTarget(
             name: "PCSCBenchmark",
-            dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", "KioskTime", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PCSCBenchmark",
             swiftSettings: strict
         ),
 
         .executableTarget(
             name: "CameraBenchmark",
-            dependencies: ["Camera", "CV4LConvert"],
+            dependencies: ["Camera", "CV4LConvert", "KioskTime"],
             path: "Benchmarks/CameraBenchmark",
             swiftSettings: strict
         ),
@@ -244,7 +245,7 @@ let package = Package(
         .executableTarget(
             name: "StationBenchmark",
             dependencies: [
-                "Station", "Display", "ScanFlow", "KioskTestKit",
+                "Station", "Display", "ScanFlow", "KioskTestKit", "KioskTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -257,7 +258,7 @@ let package = Package(
 
         .executableTarget(
             name: "MRTDBenchmark",
-            dependencies: ["MRTD", "VirtualPassport", "KioskTestKit"],
+            dependencies: ["MRTD", "VirtualPassport", "KioskTestKit", "KioskTime"],
             path: "Benchmarks/MRTDBenchmark",
             swiftSettings: strict
         ),
@@ -275,6 +276,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "KioskTimeTests", dependencies: ["KioskTime"], swiftSettings: strict),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,4 @@
+import KioskTime
 public import Logging
 
 /// The LED flash: on, off and pulse, with a hard limit on how long it stays on.
@@ -105,7 +106,7 @@ public actor Flash<C: Clock> where C.Duration == Duration {
     private func safetyOff(generation armed: Int) {
         guard armed == generation, isOn, !isShutDown else { return }
         safetyTrips += 1
-        logger.warning("flash on longer than its limit: switched off", metadata: ["maximumOnMs": "\(maximumOn.milliseconds)"])
+        logger.warning("flash on longer than its limit: switched off", metadata: ["maximumOnMs": "\(maximumOn.wholeMilliseconds)"])
         do {
             try line.set(false)
         } catch {
@@ -116,8 +117,4 @@ public actor Flash<C: Clock> where C.Duration == Duration {
         isOn = false
         continuation.yield(.off)
     }
-}
-
-extension Duration {
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

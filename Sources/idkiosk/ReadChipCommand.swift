@@ -3,6 +3,7 @@ import ArgumentParser
 import Camera
 import Foundation
 import Glibc
+import KioskTime
 import Logging
 import MRTD
 import SmartCard
@@ -252,7 +253,7 @@ struct ReadChipCommand: AsyncParsableCommand {
                 nationality: mrz.nationality, birthDate: mrz.birthDate, sex: mrz.sex.rawValue, expiryDate: mrz.expiryDate)
         }
         let total = contents.statistics.total
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         return Report(
             reader: reader, accessControl: contents.accessControl.rawValue,
             files: contents.files.keys.sorted().map { Report.File(name: $0.name, bytes: contents.files[$0]?.count ?? 0) },

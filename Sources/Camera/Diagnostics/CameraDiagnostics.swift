@@ -1,3 +1,4 @@
+import KioskTime
 public import Logging
 
 /// The library side of `idkiosk diag camera`, `capture --out` and `capture --record`.
@@ -61,7 +62,7 @@ public enum CameraDiagnostics {
         var fps: Double?
         if let first = delivered.first, let last = delivered.last, delivered.count > 1, last.timestamp > first.timestamp {
             let span = last.timestamp - first.timestamp
-            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            let seconds = span.inSeconds
             fps = Double(last.sequence - first.sequence) / seconds
         }
         var meanLuma: Double?
@@ -119,11 +120,10 @@ public enum CameraDiagnostics {
             try PixelConversion.rgb(of: frame, into: &rgb)
             jpeg = try JPEGCodec().encode(rgb, quality: quality)
         }
-        let stamp = frame.timestamp.components
         let mode = source.mode ?? CaptureMode(format: frame.format, width: frame.width, height: frame.height, interval: FrameInterval(fps: 10))
         return (jpeg, CaptureReport(
             camera: name, mode: mode, sequence: frame.sequence,
-            timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
+            timestampNanoseconds: frame.timestamp.wholeNanoseconds,
             warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
     }
 
@@ -147,10 +147,9 @@ public enum CameraDiagnostics {
             try PixelConversion.rgb(of: frame, into: &rgb)
             jpeg = try JPEGCodec().encode(rgb, quality: quality)
         }
-        let stamp = frame.timestamp.components
         return (jpeg, CaptureReport(
             camera: camera.name, mode: mode, sequence: frame.sequence,
-            timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
+            timestampNanoseconds: frame.timestamp.wholeNanoseconds,
             warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
     }
 

@@ -1,5 +1,6 @@
 public import Backend
 import Foundation
+import KioskTime
 
 /// What `/health` answers and `STATUS=` says: liveness (the loop's heartbeat is recent) and
 /// readiness (every device is there), per device.
@@ -33,7 +34,7 @@ extension StationLoop {
         let devices = deviceHealth
         var box: StationHealth.Outbox?
         if let outbox, let stats = try? await outbox.stats() { box = .init(records: stats.records, bytes: stats.bytes) }
-        let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        let seconds = age.inSeconds
         let live = age < maximumHeartbeatAge && currentPhase != .stopped
         return StationHealth(
             live: live, ready: live && devices.allSatisfy(\.ready) && currentPhase != .outOfService,
