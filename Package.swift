@@ -154,8 +154,9 @@ let package = Package(
         .executableTarget(
             name: "idkiosk-backend",
             dependencies: [
-                "ReferenceBackend", "Backend", "MRTD",
+                "ReferenceBackend", "MRTD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -206,8 +207,9 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display", "KioskTime",
+                "SmartCard", "APDU", "ScanFlow", "MRTD", "Camera", "Flash", "Backend", "Display", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -267,7 +269,7 @@ let package = Package(
         .target(
             name: "KioskTestKit",
             dependencies: [
-                "APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log"),
+                "APDU", "VirtualCard", .product(name: "Logging", package: "swift-log"),
                 // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -275,7 +277,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "APDUTests", dependencies: ["APDU"], swiftSettings: strict),
         .testTarget(name: "KioskTimeTests", dependencies: ["KioskTime"], swiftSettings: strict),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
@@ -330,7 +332,7 @@ let package = Package(
         .testTarget(
             name: "MRTDTests",
             dependencies: [
-                "MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit",
+                "MRTD", "APDU", "VirtualPassport", "KioskTestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -338,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "ReferenceBackend", "SQLite", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
+                "Backend", "ReferenceBackend", "MRTD", "VirtualPassport", "Camera", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
