@@ -224,7 +224,7 @@ public actor Outbox {
     /// Wipes records older than the age limit; logs and counts them.
     @discardableResult
     public func purgeExpired() throws(OutboxError) -> Int {
-        let seconds = Double(limits.maxAge.components.seconds)
+        let seconds = limits.maxAge.inSeconds
         let cutoff = now().timeIntervalSince1970 - seconds
         let count = try storage { () throws(SQLiteError) -> Int in
             try db.transaction { () throws(SQLiteError) -> Int in

@@ -56,6 +56,6 @@ public struct StationMetrics: Sendable {
     public func outbox(depth: Int, bytes: Int, oldestAge: Duration?) {
         Gauge(label: "idkiosk_outbox_depth", factory: factory).record(depth)
         Gauge(label: "idkiosk_outbox_bytes", factory: factory).record(bytes)
-        Gauge(label: "idkiosk_outbox_oldest_age_seconds", factory: factory).record(Double(oldestAge?.wholeNanoseconds ?? 0) / 1e9)
+        Gauge(label: "idkiosk_outbox_oldest_age_seconds", factory: factory).record(oldestAge?.inSeconds ?? 0)
     }
 }
