@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules follow ../shared/DESIGN.md (docs/architecture.md says where we differ).
-// Dependencies point down: APDU and KioskLog are pure Swift; SmartCard is the only
+// Dependencies point down: APDU, KioskLog and KioskTime are pure Swift; SmartCard is the only
 // module that talks to PC/SC, through CPCSCLite.
 
 let strict: [SwiftSetting] = [
@@ -68,6 +68,7 @@ let package = Package(
 
         // Pure Swift
         .target(name: "APDU", swiftSettings: strict),
+        .target(name: "KioskTime", swiftSettings: strict),
         .target(
             name: "MRTD",
             dependencies: ["APDU", "COpenSSL", .product(name: "Logging", package: "swift-log")],
@@ -87,25 +88,25 @@ let package = Package(
         .target(
             name: "SmartCard",
             dependencies: [
-                "CPCSCLite", "APDU",
+                "CPCSCLite", "APDU", "KioskTime",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "VirtualCard",
-            dependencies: ["APDU", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APDU", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
         .target(
             name: "Camera",
-            dependencies: ["CV4L2", "Imaging", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CV4L2", "Imaging", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
             name: "Flash",
-            dependencies: ["CGPIOD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CGPIOD", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -125,7 +126,7 @@ let package = Package(
         .target(
             name: "Backend",
             dependencies: [
-                "SQLite", "ScanFlow", "COpenSSL",
+                "SQLite", "COpenSSL", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -143,7 +144,7 @@ let package = Package(
         .target(
             name: "ReferenceBackend",
             dependencies: [
-                "Backend", "SQLite", "MRTD", "Imaging", "Vision",
+                "Backend", "SQLite", "MRTD", "Imaging", "Vision", "KioskTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -160,8 +161,9 @@ let package = Package(
         .executableTarget(
             name: "idkiosk-backend",
             dependencies: [
-                "ReferenceBackend", "Backend", "MRTD",
+                "ReferenceBackend", "MRTD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -183,7 +185,7 @@ let package = Package(
         .executableTarget(
             name: "BackendBenchmark",
             dependencies: [
-                "Backend", "ReferenceBackend",
+                "Backend", "ReferenceBackend", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -219,8 +221,9 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "Capture", "SmartCard", "APDU", "KioskLog", "ScanFlow", "MRTD", "Imaging", "Vision", "Camera", "Flash", "Backend", "Display",
+                "Capture", "SmartCard", "APDU", "ScanFlow", "MRTD", "Flash", "Backend", "Display", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -233,7 +236,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk",
             dependencies: [
-                "Station", "Capture", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
+                "Station", "Capture", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash", "KioskTime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -243,14 +246,14 @@ let package = Package(
         // Benchmarks (make bench)
         .executableTarget(
             name: "PCSCBenchmark",
-            dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["APDU", "SmartCard", "VirtualCard", "KioskTestKit", "KioskTime", .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/PCSCBenchmark",
             swiftSettings: strict
         ),
 
         .executableTarget(
             name: "CameraBenchmark",
-            dependencies: ["Imaging", "CV4LConvert"],
+            dependencies: ["Imaging", "CV4LConvert", "KioskTime"],
             path: "Benchmarks/CameraBenchmark",
             swiftSettings: strict
         ),
@@ -258,7 +261,7 @@ let package = Package(
         .executableTarget(
             name: "StationBenchmark",
             dependencies: [
-                "Station", "Display", "ScanFlow", "KioskTestKit", "VirtualPassport",
+                "Station", "Display", "ScanFlow", "KioskTestKit", "VirtualPassport", "KioskTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -271,7 +274,7 @@ let package = Package(
 
         .executableTarget(
             name: "MRTDBenchmark",
-            dependencies: ["MRTD", "VirtualPassport", "KioskTestKit"],
+            dependencies: ["MRTD", "VirtualPassport", "KioskTestKit", "KioskTime"],
             path: "Benchmarks/MRTDBenchmark",
             swiftSettings: strict
         ),
@@ -280,7 +283,7 @@ let package = Package(
         .target(
             name: "KioskTestKit",
             dependencies: [
-                "APDU", "SmartCard", "VirtualCard", .product(name: "Logging", package: "swift-log"),
+                "APDU", "VirtualCard", .product(name: "Logging", package: "swift-log"),
                 // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -296,7 +299,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "APDUTests", dependencies: ["APDU", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "APDUTests", dependencies: ["APDU"], swiftSettings: strict),
+        .testTarget(name: "KioskTimeTests", dependencies: ["KioskTime"], swiftSettings: strict),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(
@@ -308,9 +312,7 @@ let package = Package(
             name: "StationTests",
             dependencies: [
                 "Station", "Capture", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
-                "SmartCard", "VirtualCard",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -346,7 +348,7 @@ let package = Package(
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",
-            dependencies: ["Flash", "Camera", "Imaging", "KioskTestKit", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Flash", "Camera", "Imaging", "KioskTestKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -360,7 +362,7 @@ let package = Package(
         .testTarget(
             name: "MRTDTests",
             dependencies: [
-                "MRTD", "APDU", "VirtualPassport", "VirtualCard", "KioskTestKit",
+                "MRTD", "APDU", "VirtualPassport", "KioskTestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -368,12 +370,10 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "KioskTestKit", "ReferenceBackend", "SQLite", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Vision", "outbox-drain-child", "idkiosk-backend",
+                "Backend", "KioskTestKit", "ReferenceBackend", "MRTD", "VirtualPassport", "Imaging", "Vision", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

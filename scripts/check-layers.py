@@ -6,7 +6,9 @@ Reads the package as SwiftPM describes it (`swift package describe --type json`)
 - a module below Station imports ScanFlow (only Display and Capture may: they speak its vocabulary);
 - Imaging or Vision imports or depends on a device, network or flow module;
 - ReferenceBackend or VirtualPassport depends on Camera;
-- MRTD depends on more than APDU, COpenSSL and swift-log.
+- MRTD depends on more than APDU, COpenSSL and swift-log;
+- a target declares a dependency it never imports, or imports a module of the package it
+  does not declare.
 Prints one line per rule checked; exits 1 on a violation.
 """
 import json
@@ -22,7 +24,11 @@ describe = subprocess.run(
 package = json.loads(describe[describe.index("{"):])
 targets = {t["name"]: t for t in package["targets"]}
 
-IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |package |private |fileprivate )?import\s+(?:\w+\s+)?([A-Za-z_][\w.]*)", re.M)
+IMPORT = re.compile(
+    r"^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|internal|package|private|fileprivate)[ \t]+)?import[ \t]+"
+    r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?([A-Za-z_][\w.]*)",
+    re.M,
+)
 
 
 def imports(name):
@@ -76,6 +82,22 @@ checks.append("MRTD depends only on APDU, COpenSSL and swift-log")
 extra = dependencies("MRTD") - {"APDU", "COpenSSL", "Logging"}
 if extra:
     violations.append(f"MRTD depends on {', '.join(sorted(extra))}")
+
+checks.append("every declared dependency is imported, and every imported module of the package declared")
+for name, target in targets.items():
+    if target.get("module_type") != "SwiftTarget":
+        continue
+    found = imports(name)
+    declared = dependencies(name)
+    for dependency in sorted(declared):
+        # Executables are dependencies of tests that run them, not imports.
+        if dependency in targets and targets[dependency]["type"] == "executable":
+            continue
+        if dependency not in found:
+            violations.append(f"{name} declares {dependency} but imports it nowhere")
+    for module in sorted(found):
+        if module in targets and module != name and module not in declared:
+            violations.append(f"{name} imports {module} without declaring it")
 
 for check in checks:
     print(f"layers: {check}")

@@ -7,6 +7,7 @@
 import AsyncHTTPClient
 import Backend
 import Foundation
+import KioskTime
 import Logging
 import ReferenceBackend
 import ServiceLifecycle
@@ -35,9 +36,9 @@ struct Options {
 
 /// Percentiles of durations in milliseconds.
 func summary(_ name: String, _ samples: [Duration], total: Duration) -> String {
-    let ms = samples.map { Double($0.components.seconds) * 1_000 + Double($0.components.attoseconds) / 1e15 }.sorted()
+    let ms = samples.map(\.inMilliseconds).sorted()
     func p(_ q: Double) -> Double { ms[min(ms.count - 1, Int(Double(ms.count) * q))] }
-    let seconds = Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18
+    let seconds = total.inSeconds
     let label = name.padding(toLength: 34, withPad: " ", startingAt: 0)
     return label + String(format: "%6d ops %9.1f ops/s   p50 %7.2f ms   p95 %7.2f ms   p99 %7.2f ms",
                           ms.count, Double(ms.count) / seconds, p(0.5), p(0.95), p(0.99))

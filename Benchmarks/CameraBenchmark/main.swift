@@ -13,6 +13,7 @@
 
 import Foundation
 import Imaging
+import KioskTime
 
 struct Size {
     var name: String
@@ -67,7 +68,6 @@ struct Row {
     var cpuMillisecondsPerFrame: Double
 }
 
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 /// Runs `body` for about `budget` of wall time after a warm-up; frames per second of
 /// wall time and CPU time per frame.
@@ -80,7 +80,7 @@ func measure(_ budget: Duration = .milliseconds(1500), _ body: () throws -> Void
         try body()
         frames += 1
     }
-    let wall = seconds(clock.now - start), cpu = seconds(ProcessCPUTime.now() - cpuStart)
+    let wall = (clock.now - start).inSeconds, cpu = (ProcessCPUTime.now() - cpuStart).inSeconds
     return (Double(frames) / wall, cpu * 1000 / Double(frames))
 }
 

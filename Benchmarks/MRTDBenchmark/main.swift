@@ -4,6 +4,7 @@
 // our own processing under 5 % of the total time of a real read.
 // Run: swift run -c release MRTDBenchmark [rounds]
 import KioskTestKit
+import KioskTime
 import MRTD
 import VirtualPassport
 
@@ -29,10 +30,6 @@ enum RadioModel {
     static func milliseconds(_ counts: ChipReadStatistics.Counts) -> Double {
         Double(counts.commands) * perAPDUMilliseconds + Double(counts.bytesSent + counts.bytesReceived) / bytesPerMillisecond
     }
-}
-
-extension Duration {
-    var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }
 }
 
 func ms(_ value: Double) -> String {
@@ -66,7 +63,7 @@ var failures = 0
 let faceStart = clock.now
 let faceJPEG = try SyntheticFace.jpeg()
 let faceTime = clock.now - faceStart
-print("synthetic face (480x640): JPEG \(faceJPEG.count) bytes (drawn and encoded in \(ms(faceTime.milliseconds)) ms), JPEG 2000 \(try SyntheticFace.jpeg2000().count) bytes")
+print("synthetic face (480x640): JPEG \(faceJPEG.count) bytes (drawn and encoded in \(ms(faceTime.inMilliseconds)) ms), JPEG 2000 \(try SyntheticFace.jpeg2000().count) bytes")
 print("rounds: \(rounds); BAC; DG1 + DG2 (face 20000 bytes, file \(dataSet.files[.dg2]?.count ?? 0) bytes) + EF.SOD; medians")
 print("time columns: transport = waiting for the in-memory chip, ours = ChipReader's own code, radio = modelled 424 kbit/s + \(Int(RadioModel.perAPDUMilliseconds)) ms/APDU")
 for profile in profiles {
@@ -91,7 +88,7 @@ for profile in profiles {
     func row(_ name: String, _ counts: ChipReadStatistics.Counts, ours: Double? = nil) {
         print(
             name.padding(22) + "\(counts.commands)".leftPad(7) + "\(counts.bytesSent)/\(counts.bytesReceived)".leftPad(15)
-                + ms(counts.transportTime.milliseconds).leftPad(14) + ms(ours ?? counts.processingTime.milliseconds).leftPad(10)
+                + ms(counts.transportTime.inMilliseconds).leftPad(14) + ms(ours ?? counts.processingTime.inMilliseconds).leftPad(10)
                 + ms(RadioModel.milliseconds(counts)).leftPad(10))
     }
     var access = statistics.phases[.cardAccess] ?? .init()
@@ -103,10 +100,10 @@ for profile in profiles {
     for phase in [ChipReadStatistics.Phase.recovery, .activeAuthentication] {
         if let counts = statistics.phases[phase] { row(phase.rawValue, counts) }
     }
-    row("verification (PA)", .init(), ours: median.verification.milliseconds)
+    row("verification (PA)", .init(), ours: median.verification.inMilliseconds)
     let total = statistics.total
     // Ours: everything in read() that was not waiting for the chip, plus verification.
-    let ours = (median.total - total.transportTime).milliseconds + median.verification.milliseconds
+    let ours = (median.total - total.transportTime).inMilliseconds + median.verification.inMilliseconds
     row("total", total, ours: ours)
 
     let dg2Size = dataSet.files[.dg2]?.count ?? 0
@@ -168,7 +165,7 @@ for scenario in scenarios {
     let median = durations.sorted()[durations.count / 2]
     let total = last?.statistics.total ?? ChipReadStatistics.Counts()
     print(
-        scenario.name.padding(34) + "  " + ms(median.milliseconds).leftPad(9) + "\(total.commands)".leftPad(8)
+        scenario.name.padding(34) + "  " + ms(median.inMilliseconds).leftPad(9) + "\(total.commands)".leftPad(8)
             + "\(total.bytesSent)/\(total.bytesReceived)".leftPad(15) + "\(last?.statistics.sessionRestarts ?? 0)".leftPad(11))
 }
 print()

@@ -8,6 +8,7 @@
 import APDU
 import Foundation
 import KioskTestKit
+import KioskTime
 import Logging
 import SmartCard
 import VirtualCard
@@ -22,8 +23,7 @@ struct Figures {
     var name: String
     var samples: [Duration]
 
-    func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-    var sorted: [Double] { samples.map(ms).sorted() }
+    var sorted: [Double] { samples.map(\.inMilliseconds).sorted() }
     var median: Double { sorted[sorted.count / 2] }
     var p95: Double { sorted[min(sorted.count - 1, sorted.count * 95 / 100)] }
     var total: Double { sorted.reduce(0, +) }

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import HummingbirdWSClient
 import KioskTestKit
+import KioskTime
 import Logging
 import NIOCore
 import ScanFlow
@@ -29,7 +30,6 @@ final class Arrivals<Key: Hashable & Sendable>: Sendable {
     func take(_ key: Key) -> ContinuousClock.Instant? { times.withLock { $0.removeValue(forKey: key) } }
 }
 
-func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 func percentile(_ values: [Double], _ p: Double) -> Double {
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]
@@ -45,7 +45,7 @@ func startAndMemory() async throws {
     for _ in 0..<5 {
         let start = clock.now
         _ = runToCompletion(bin + "/idkiosk", ["version"])
-        baselines.append(milliseconds(clock.now - start))
+        baselines.append((clock.now - start).inMilliseconds)
     }
     var readies: [Double] = []
     var idle: [Int] = []
@@ -62,7 +62,7 @@ func startAndMemory() async throws {
             await stack.stop()
             return
         }
-        readies.append(milliseconds(readyAt - stack.serveStartedAt))
+        readies.append((readyAt - stack.serveStartedAt).inMilliseconds)
         try await Task.sleep(for: .seconds(1))
         idle.append(stack.serve.residentKilobytes ?? 0)
         await stack.stop()
@@ -82,7 +82,7 @@ func startAndMemory() async throws {
         peak = max(peak, stack.serve.residentKilobytes ?? 0)
         try await Task.sleep(for: .milliseconds(50))
     }
-    let journey = milliseconds(clock.now - journeyStart)
+    let journey = (clock.now - journeyStart).inMilliseconds
     await stack.stop()
     print("resident memory: idle \(percentile(idle.map(Double.init), 0.5) / 1024) MiB, peak during a journey \(Double(peak) / 1024) MiB")
     print("  (the journey, with the autopilot's 100 ms per screen, took \(format(journey / 1000)) s to the backend's decision)")
@@ -147,7 +147,7 @@ func webSocketLatency() async throws {
             if arrived != nil { break }
             try await Task.sleep(for: .microseconds(50))
         }
-        if let arrived { latencies.append(milliseconds(arrived - sent)) }
+        if let arrived { latencies.append((arrived - sent).inMilliseconds) }
     }
     client.cancel()
 
@@ -179,7 +179,7 @@ func webSocketLatency() async throws {
             if back != nil { break }
             try await Task.sleep(for: .microseconds(50))
         }
-        if let back { halves.append(milliseconds(back - sent) / 2) }
+        if let back { halves.append((back - sent).inMilliseconds / 2) }
     }
     outgoing.finish()
     echoClient.cancel()

@@ -1,33 +1,32 @@
-public import ScanFlow
-
-/// A failed backend call, with the seeds' error code the journey shows.
+/// A failed backend call: what went wrong (``Kind``), in which call, with which HTTP status.
 ///
-/// Codes follow the seeds' `[letter][xx][yyyy]`: `xx` is the call (``Call``), `yyyy`
-/// the HTTP status or 0000. The message and cause never hold personal data or tokens.
+/// The backend's own vocabulary; the station maps it to the seeds' error codes. ``code``
+/// names the failure in logs and the outbox's records. The message and cause never hold
+/// personal data or tokens.
 public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong, as the station must react to it.
     public enum Kind: String, Hashable, Sendable {
-        /// The backend could not be reached at all: connect refused, no route, DNS (E, retryable).
+        /// The backend could not be reached at all: connect refused, no route, DNS (retryable).
         case noConnection
-        /// The exchange failed after connecting: timeout, reset, 5xx, 429 after the retries (A, retryable).
+        /// The exchange failed after connecting: timeout, reset, 5xx, 429 after the retries (retryable).
         case network
-        /// TLS could not be established, or the pinned key did not match (B).
+        /// TLS could not be established, or the pinned key did not match.
         case secureConnection
-        /// The client credentials were refused (C, 401).
+        /// The client credentials were refused (401).
         case credentials
-        /// The resource is not this station's or does not exist (D, 403/404).
+        /// The resource is not this station's or does not exist (403/404).
         case forbidden
-        /// The backend no longer accepts the encryption key (I).
+        /// The backend no longer accepts the encryption key.
         case encryptionKeyInvalid
-        /// The transaction finished or its session expired (J, 410).
+        /// The transaction finished or its session expired (410).
         case transactionFinished
-        /// The backend refused the request as invalid (M, 400/409/413/422).
+        /// The backend refused the request as invalid (400/409/413/422).
         case rejected
-        /// The station's configuration lacks what the call needs (F).
+        /// The station's configuration lacks what the call needs.
         case notConfigured
     }
 
-    /// Which call failed; the `xx` of the code.
+    /// Which call failed. The raw value is the call's stable number (the seeds' codes carry it).
     public enum Call: Int, Hashable, Sendable, CustomStringConvertible {
         case token = 10
         case createAccount = 20
@@ -69,32 +68,25 @@ public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
-    /// The journey error, with the seeds' family and retryability.
-    public var flowError: FlowError {
-        let status = httpStatus ?? 0
-        func detail(_ yyyy: Int) -> String {
-            let digits = String(min(max(yyyy, 0), 9999))
-            return String(call.rawValue) + String(repeating: "0", count: 4 - digits.count) + digits
-        }
+    /// The failure as a stable name for logs and records: `kind.call`, then `.status`
+    /// when an answer came, e.g. `network.uploadPart.503` or `noConnection.token`.
+    public var code: String {
+        var code = "\(kind.rawValue).\(call)"
+        if let httpStatus { code += ".\(httpStatus)" }
+        return code
+    }
+
+    /// Whether the station may try the same call again later: the backend was not
+    /// reached, or the exchange failed on the way.
+    public var isRetryable: Bool {
         switch kind {
-        case .noConnection: return FlowError(.E, detail: detail(0))
-        case .network: return FlowError(.A, detail: detail(status))
-        case .secureConnection: return FlowError(.B, detail: detail(status))
-        case .credentials: return FlowError(.C, detail: detail(401))
-        case .forbidden: return FlowError(.D, detail: detail(status == 0 ? 403 : status))
-        case .encryptionKeyInvalid: return FlowError(.I)
-        case .transactionFinished: return FlowError(.J)
-        case .rejected: return FlowError(.M, detail: detail(status))
-        case .notConfigured: return FlowError(.F)
+        case .noConnection, .network: true
+        case .secureConnection, .credentials, .forbidden, .encryptionKeyInvalid, .transactionFinished, .rejected, .notConfigured: false
         }
     }
 
-    /// Whether the station may try the same call again later.
-    public var isRetryable: Bool { flowError.isRetryable }
-
     public var description: String {
-        var text = "\(flowError.code) \(call): \(message)"
-        if let httpStatus { text += " (HTTP \(httpStatus))" }
+        var text = "\(code): \(message)"
         if let cause { text += " cause: \(cause)" }
         return text
     }

@@ -1,8 +1,8 @@
 public import Foundation
 
 /// What the station asks of a verification backend, one function per call of
-/// docs/backend-api.yaml. Every function throws ``BackendError``, whose `flowError` is
-/// the code the journey shows.
+/// docs/backend-api.yaml. Every function throws ``BackendError``; the station maps its
+/// kind, call and status to the code the journey shows.
 public protocol VerificationBackend: Sendable {
     /// `POST /api/v1/accounts`: a new account and workflow execution. Not idempotent, not retried.
     func createAccount(_ request: AccountRequest) async throws(BackendError) -> AccountResponse

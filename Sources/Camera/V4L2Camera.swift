@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 public import Imaging
+import KioskTime
 public import Logging
 
 /// A V4L2 capture device streaming through mmap buffers.
@@ -225,7 +226,7 @@ public final class V4L2Camera: FrameSource {
         let deadline = Sys.monotonicNow() + timeout
         while true {
             let remaining = deadline - Sys.monotonicNow()
-            let ms = max(0, Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let ms = remaining.pollTimeout
             let events = try unplugOnError(Sys.poll(fd, events: Int16(POLLIN), milliseconds: ms))
             if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                 throw unplugged(call: "poll", errno: nil)

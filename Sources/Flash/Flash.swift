@@ -1,17 +1,17 @@
+import KioskTime
 public import Logging
-public import ScanFlow
 
 /// The LED flash: on, off and pulse, with a hard limit on how long it stays on.
 ///
 /// Whatever the caller does (forgets `off()`, is cancelled, hangs), the line is
 /// switched off `maximumOn` after it went on: a watchdog sleeps on the injected clock
 /// and turns it off. Calling `on()` while already on does not extend the limit. Each
-/// change is published on `updates` as the seeds' `flash(on/off)`.
+/// change is published on `updates`.
 public actor Flash<C: Clock> where C.Duration == Duration {
     /// The longest the LED may stay on in one go.
     public nonisolated let maximumOn: Duration
-    /// Every change of the LED, for `Scan.Update.flash`.
-    public nonisolated let updates: AsyncStream<Scan.FlashState>
+    /// Every change of the LED, in order.
+    public nonisolated let updates: AsyncStream<FlashState>
 
     public private(set) var isOn = false
     /// How often the watchdog had to switch the LED off.
@@ -20,7 +20,7 @@ public actor Flash<C: Clock> where C.Duration == Duration {
     private let line: any FlashLine
     private let clock: C
     private let logger: Logger
-    private let continuation: AsyncStream<Scan.FlashState>.Continuation
+    private let continuation: AsyncStream<FlashState>.Continuation
     private var generation = 0
     private var watchdog: Task<Void, Never>?
     private var isShutDown = false
@@ -37,7 +37,7 @@ public actor Flash<C: Clock> where C.Duration == Duration {
         var logger = logger
         logger[metadataKey: "flash"] = "\(line.location)"
         self.logger = logger
-        (updates, continuation) = AsyncStream.makeStream(of: Scan.FlashState.self, bufferingPolicy: .bufferingNewest(64))
+        (updates, continuation) = AsyncStream.makeStream(of: FlashState.self, bufferingPolicy: .bufferingNewest(64))
         do {
             try line.set(false)
         } catch {
@@ -106,7 +106,7 @@ public actor Flash<C: Clock> where C.Duration == Duration {
     private func safetyOff(generation armed: Int) {
         guard armed == generation, isOn, !isShutDown else { return }
         safetyTrips += 1
-        logger.warning("flash on longer than its limit: switched off", metadata: ["maximumOnMs": "\(maximumOn.milliseconds)"])
+        logger.warning("flash on longer than its limit: switched off", metadata: ["maximumOnMs": "\(maximumOn.wholeMilliseconds)"])
         do {
             try line.set(false)
         } catch {
@@ -117,8 +117,4 @@ public actor Flash<C: Clock> where C.Duration == Duration {
         isOn = false
         continuation.yield(.off)
     }
-}
-
-extension Duration {
-    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

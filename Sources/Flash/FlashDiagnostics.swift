@@ -1,3 +1,4 @@
+import KioskTime
 public import Logging
 
 /// What `idkiosk diag flash` and `idkiosk led` report. Codable for `--json`.
@@ -64,7 +65,7 @@ public enum FlashDiagnostics {
         var report = FlashReport(
             action: action, location: nil, isSimulated: configuration.isSimulated,
             maximumOnMilliseconds: configuration.maximumOnMilliseconds,
-            pulseMilliseconds: action == .pulse || action == .diagnose ? Int(pulse.milliseconds) : nil, isOn: false, safetyTrips: 0)
+            pulseMilliseconds: action == .pulse || action == .diagnose ? Int(pulse.wholeMilliseconds) : nil, isOn: false, safetyTrips: 0)
         let line: any FlashLine
         do throws(FlashError) {
             line = try configuration.makeLine()

@@ -1,5 +1,3 @@
-public import ScanFlow
-
 /// The flash/no-flash frame pair as a pure state machine over frame timestamps.
 ///
 /// The owner feeds frames (their capture timestamps) and the moments the LED actually
@@ -15,7 +13,7 @@ public import ScanFlow
 public struct FlashPair: Sendable {
     public enum Action: Hashable, Sendable {
         /// Switch the LED; report the moment with `flashSwitched(_:at:)`.
-        case switchFlash(Scan.FlashState)
+        case switchFlash(FlashState)
         case dropFrame
         case keepNoFlashFrame
         case keepFlashFrame
@@ -83,7 +81,7 @@ public struct FlashPair: Sendable {
     }
 
     /// The LED switched at `time`.
-    public mutating func flashSwitched(_ flash: Scan.FlashState, at time: Duration) -> [Action] {
+    public mutating func flashSwitched(_ flash: FlashState, at time: Duration) -> [Action] {
         switch (state, flash) {
         case (.switchingOn, .on):
             state = .waitingForFlashFrame(switchedOnAt: time)
@@ -106,13 +104,5 @@ public struct FlashPair: Sendable {
         }
         state = .failed
         return ledMayBeOn ? [.switchFlash(.off), .failed] : [.failed]
-    }
-}
-
-extension FlashPair.Action {
-    /// The seeds' update this action stands for, if any.
-    public var update: Scan.Update? {
-        if case .switchFlash(let state) = self { return .flash(state) }
-        return nil
     }
 }

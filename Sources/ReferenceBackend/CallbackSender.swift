@@ -2,6 +2,7 @@ public import AsyncHTTPClient
 public import Backend
 import Crypto
 public import Foundation
+import KioskTime
 public import Logging
 import NIOCore
 public import ServiceLifecycle
@@ -72,8 +73,7 @@ public struct CallbackSender: Service {
         request.headers.add(name: "X-Signature", value: Self.signature(body: callback.body, secret: secret))
         request.body = .bytes(ByteBuffer(bytes: callback.body))
         do {
-            let (seconds, atto) = configuration.requestTimeout.components
-            let response = try await httpClient.execute(request, timeout: .nanoseconds(seconds * 1_000_000_000 + atto / 1_000_000_000))
+            let response = try await httpClient.execute(request, timeout: .nanoseconds(configuration.requestTimeout.wholeNanoseconds))
             _ = try? await response.body.collect(upTo: 64 << 10)
             let ok = (200..<300).contains(Int(response.status.code))
             logger.info("callback sent", metadata: ["callback": "\(callback.id)", "attempt": "\(callback.attempts + 1)", "status": "\(response.status.code)"])

@@ -1,6 +1,7 @@
 import CPCSCLite
 import Dispatch
 import Foundation
+import KioskTime
 public import Logging
 import Synchronization
 
@@ -78,7 +79,7 @@ private final class MonitorControl: Sendable {
 
     /// Sleeps for `interval` unless stopped first.
     func pause(_ interval: Duration) {
-        let ms = Int(interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let ms = Int(interval.wholeMilliseconds)
         _ = wakeUp.wait(timeout: .now() + .milliseconds(ms))
     }
 }

@@ -1,4 +1,5 @@
 public import APDU
+import KioskTime
 public import Logging
 public import SmartCard
 
@@ -124,7 +125,7 @@ public struct NFCDiagnostics: Sendable {
             let start = clock.now
             status = try await connection.transmit(Self.probe).status
             let elapsed = start.duration(to: clock.now)
-            times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            times.append(elapsed.inMilliseconds)
         }
         times.sort()
         return NFCReport.RoundTrip(

@@ -1,6 +1,7 @@
 import APDU
 import Dispatch
 import Foundation
+import KioskTime
 public import Logging
 import Synchronization
 
@@ -116,7 +117,7 @@ public final class VirtualCard: Sendable {
                 logger.debug("virtual card vanishes mid-command", metadata: ["port": "\(port)"])
                 return
             }
-            if faults.answerDelay > .zero { Thread.sleep(forTimeInterval: faults.answerDelay.seconds) }
+            if faults.answerDelay > .zero { Thread.sleep(forTimeInterval: faults.answerDelay.inSeconds) }
             let bytes = faults.emptyAnswerOnNextCommand ? [] : answer(message, faults: faults).bytes
             guard case .success = socket.writeAll(framed(bytes)) else { return }
             state.withLock { $0.answered += 1 }
@@ -159,8 +160,4 @@ enum VPCDControl {
     static let powerOn: UInt8 = 1
     static let reset: UInt8 = 2
     static let getATR: UInt8 = 4
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

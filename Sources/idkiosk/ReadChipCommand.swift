@@ -4,6 +4,7 @@ import Capture
 import Foundation
 import Glibc
 import Imaging
+import KioskTime
 import Logging
 import MRTD
 import SmartCard
@@ -221,7 +222,7 @@ struct ReadChipCommand: AsyncParsableCommand {
         }
         let total = contents.statistics.total
         let elapsed = reading.duration
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         return Report(
             reader: reading.reader, accessControl: contents.accessControl.rawValue,
             files: contents.files.keys.sorted().map { Report.File(name: $0.name, bytes: contents.files[$0]?.count ?? 0) },

@@ -14,7 +14,7 @@ import Testing
         try await LoopbackBackend.with { backend in
             let client = backend.client(secret: "not-the-secret")
             let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
-            #expect(error?.flowError.code == "C100401")
+            #expect(error?.code == "credentials.token.401")
             #expect(error?.isRetryable == false)
             let unknown = backend.client(id: "no-such-client")
             let other = await #expect(throws: BackendError.self) { try await unknown.createAccount(Fixtures.account()) }
@@ -34,7 +34,7 @@ import Testing
             let execution = ExecutionRef(account)
 
             let status = await #expect(throws: BackendError.self) { try await intruder.status(execution) }
-            #expect(status?.flowError.code == "D500404")
+            #expect(status?.code == "forbidden.status.404")
             let details = await #expect(throws: BackendError.self) { try await intruder.retrieve(execution) }
             #expect(details?.kind == .forbidden)
             // Even with the session token, the part is refused and not stored.

@@ -82,19 +82,21 @@ import Testing
 }
 
 @Suite struct BackendErrorTests {
-    @Test func codesFollowTheSeeds() {
-        #expect(BackendError(.network, call: .uploadPart, httpStatus: 503, message: "").flowError.code == "A300503")
-        #expect(BackendError(.noConnection, call: .token, message: "").flowError.code == "E100000")
-        #expect(BackendError(.credentials, call: .token, httpStatus: 401, message: "").flowError.code == "C100401")
-        #expect(BackendError(.secureConnection, call: .createAccount, message: "").flowError.code == "B200000")
-        #expect(BackendError(.encryptionKeyInvalid, call: .uploadPart, httpStatus: 400, message: "").flowError.code == "I000000")
-        #expect(BackendError(.transactionFinished, call: .finalize, httpStatus: 410, message: "").flowError.code == "J000000")
+    @Test func codesNameKindCallAndStatus() {
+        #expect(BackendError(.network, call: .uploadPart, httpStatus: 503, message: "").code == "network.uploadPart.503")
+        #expect(BackendError(.noConnection, call: .token, message: "").code == "noConnection.token")
+        #expect(BackendError(.credentials, call: .token, httpStatus: 401, message: "").code == "credentials.token.401")
+        #expect(BackendError(.secureConnection, call: .createAccount, message: "").code == "secureConnection.createAccount")
+        #expect(BackendError(.encryptionKeyInvalid, call: .uploadPart, httpStatus: 400, message: "").code == "encryptionKeyInvalid.uploadPart.400")
+        #expect(BackendError(.transactionFinished, call: .finalize, httpStatus: 410, message: "").code == "transactionFinished.finalize.410")
+        let error = BackendError(.network, call: .status, httpStatus: 502, message: "backend unavailable", cause: "UNAVAILABLE")
+        #expect(error.description == "network.status.502: backend unavailable cause: UNAVAILABLE")
     }
 
     @Test func onlyNetworkAndConnectionAreRetryable() {
         #expect(BackendError(.network, call: .status, message: "").isRetryable)
         #expect(BackendError(.noConnection, call: .status, message: "").isRetryable)
-        for kind in [BackendError.Kind.secureConnection, .credentials, .forbidden, .encryptionKeyInvalid, .transactionFinished, .rejected] {
+        for kind in [BackendError.Kind.secureConnection, .credentials, .forbidden, .encryptionKeyInvalid, .transactionFinished, .rejected, .notConfigured] {
             #expect(!BackendError(kind, call: .status, message: "").isRetryable)
         }
     }
@@ -141,7 +143,7 @@ import Testing
         let endpoints = DataCenterEndpoints([.EU: "https://eu.backend.example/", .US: "https://us.backend.example"])
         #expect(try Configuration(dataCenter: .EU, endpoints: endpoints, clientId: "c", clientSecret: "s").baseURL == "https://eu.backend.example")
         let error = #expect(throws: BackendError.self) { try Configuration(dataCenter: .SG, endpoints: endpoints, clientId: "c", clientSecret: "s") }
-        #expect(error?.flowError.code == "F000000")
+        #expect(error?.code == "notConfigured.token")
     }
 
     @Test func theSecretReachesNoDescriptionOrDump() {
@@ -160,11 +162,5 @@ import Testing
         var dumpedUpload = ""
         dump(upload, to: &dumpedUpload)
         #expect(!dumpedUpload.contains("session-secret"))
-    }
-
-    @Test func codesAreSevenCharactersForAnyStatus() {
-        for status in [0, 7, 42, 404, 503, 12345] {
-            #expect(BackendError(.network, call: .finalize, httpStatus: status, message: "").flowError.code.count == 7)
-        }
     }
 }

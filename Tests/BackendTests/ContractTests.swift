@@ -3,7 +3,6 @@ import Backend
 import Foundation
 import KioskTestKit
 import ReferenceBackend
-import ScanFlow
 import Testing
 
 /// The station's client against the reference backend over real HTTP on 127.0.0.1.
@@ -120,7 +119,7 @@ import Testing
             other.body = Fixtures.jpeg(width: 1920, height: 1080)
             let error = await #expect(throws: BackendError.self) { try await client.uploadPart(other) }
             #expect(error?.httpStatus == 409)
-            #expect(error?.flowError.family == .M)
+            #expect(error?.kind == .rejected)
         }
     }
 
@@ -135,8 +134,8 @@ import Testing
             let error = await #expect(throws: BackendError.self) {
                 try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
             }
-            #expect(error?.flowError.code == "J000000")
-            #expect(error?.flowError.isRetryable == false)
+            #expect(error?.kind == .transactionFinished)
+            #expect(error?.isRetryable == false)
         }
     }
 
@@ -222,7 +221,7 @@ import Testing
             let error = await #expect(throws: BackendError.self) {
                 try await client.status(ExecutionRef(accountId: "../../oauth2", workflowExecutionId: "x", sessionToken: "t"))
             }
-            #expect(error?.flowError.code == "M500000")
+            #expect(error?.code == "rejected.status")
             #expect(await backend.faults.requestCount(pathContains: "/") == 0)
         }
     }

@@ -44,7 +44,7 @@ import Testing
             let error = await #expect(throws: BackendError.self) {
                 try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .back, body: Fixtures.jpeg(width: 1280, height: 800)))
             }
-            #expect(error?.flowError.code == "I000000")
+            #expect(error?.kind == .encryptionKeyInvalid)
             #expect(error?.isRetryable == false)
 
             // The next journey fetches the new key.

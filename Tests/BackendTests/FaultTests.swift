@@ -4,7 +4,6 @@ import Foundation
 import KioskTestKit
 import NIOPosix
 import ReferenceBackend
-import ScanFlow
 import Testing
 
 /// What the station sees when the backend is down, failing, slow, rate limiting or
@@ -23,8 +22,8 @@ import Testing
         }
         try await httpClient.shutdown()
         #expect(error?.kind == .noConnection)
-        #expect(error?.flowError.code == "E100000")
-        #expect(error?.flowError.isRetryable == true)
+        #expect(error?.code == "noConnection.token")
+        #expect(error?.isRetryable == true)
     }
 
     @Test func serverErrorsAreRetriedThenSucceed() async throws {
@@ -44,7 +43,7 @@ import Testing
             let account = try await client.createAccount(Fixtures.account())
             await backend.faults.inject(.status(500), times: 10, pathContains: "/status")
             let error = await #expect(throws: BackendError.self) { try await client.status(ExecutionRef(account)) }
-            #expect(error?.flowError.code == "A500500")
+            #expect(error?.code == "network.status.500")
             #expect(error?.isRetryable == true)
             #expect(await backend.faults.requestCount(pathContains: "/status") == 3)
         }
@@ -55,7 +54,7 @@ import Testing
             let client = backend.client()
             await backend.faults.inject(.status(502), times: 1, pathContains: "/api/v1/accounts", method: "POST")
             let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
-            #expect(error?.flowError.code == "A200502")
+            #expect(error?.code == "network.createAccount.502")
             #expect(await backend.faults.requestCount(pathContains: "POST /api/v1/accounts") == 1)
         }
     }
@@ -78,7 +77,7 @@ import Testing
             await backend.faults.inject(.delay(.seconds(3)), times: 1, pathContains: "/status")
             let error = await #expect(throws: BackendError.self) { try await once.status(ExecutionRef(account)) }
             #expect(error?.kind == .network)
-            #expect(error?.flowError.family == .A)
+            #expect(error?.isRetryable == true)
         }
     }
 
@@ -126,7 +125,7 @@ import Testing
             let client = backend.client()
             await backend.faults.inject(.status(429, retryAfter: 3600), times: 1, pathContains: "/oauth2/token")
             let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
-            #expect(error?.flowError.code == "A100429")
+            #expect(error?.code == "network.token.429")
             #expect(await backend.faults.requestCount(pathContains: "/oauth2/token") == 1)
         }
     }
@@ -148,7 +147,7 @@ import Testing
                 let upload = PartUpload(execution: ExecutionRef(account), credentialId: try account.credential(.ID).id, classifier: .front, body: body)
                 // Both attempts are reset mid-upload.
                 let error = await #expect(throws: BackendError.self) { try await client.uploadPart(upload) }
-                #expect(error?.flowError.code == "A300000")
+                #expect(error?.code == "network.uploadPart")
                 #expect(error?.isRetryable == true)
                 #expect(proxy.resetCount == 2)
                 #expect(try await backend.store.partCount(executionId: account.workflowExecution.id) == 0)

@@ -85,7 +85,7 @@ import Testing
             guard case .offline(let response) = start else { throw TestFailure("expected an offline start") }
             // A second visitor is refused at once: no prepared execution left, and no new connect attempt.
             let refused = await #expect(throws: BackendError.self) { try await starter.start(Fixtures.account()) }
-            #expect(refused?.flowError.family == .A)
+            #expect(refused?.kind == .network)
             #expect(await backend.faults.requestCount(pathContains: "POST /api/v1/accounts") == accountsBefore + 1)
 
             // The journey's parts and finalize wait in the outbox.

@@ -190,7 +190,7 @@ final class ScriptedBackend: VerificationBackend {
         #expect(delivery.after(error: BackendError(.noConnection, call: .uploadPart, message: ""), attempts: 2, random: 1) == .retry(after: .seconds(4)))
         #expect(delivery.after(error: BackendError(.network, call: .uploadPart, httpStatus: 503, message: ""), attempts: 10, random: 1) == .retry(after: .seconds(8)))
         #expect(delivery.after(error: BackendError(.credentials, call: .token, httpStatus: 401, message: ""), attempts: 0, random: 0) == .retry(after: .seconds(8)))
-        #expect(delivery.after(error: BackendError(.transactionFinished, call: .uploadPart, httpStatus: 410, message: ""), attempts: 0, random: 0) == .discard(code: "J000000"))
+        #expect(delivery.after(error: BackendError(.transactionFinished, call: .uploadPart, httpStatus: 410, message: ""), attempts: 0, random: 0) == .discard(code: "transactionFinished.uploadPart.410"))
     }
 
     @Test func senderKeepsRecordsUntilAcknowledged() async throws {

@@ -107,7 +107,7 @@ struct TestPKI: Sendable {
             let (result, requests) = try await createAccount(pins: pins)
             guard case .failure(let error) = result else { Issue.record("a wrong pin connected"); continue }
             #expect(error.kind == .secureConnection)
-            #expect(error.flowError.code == "B100000")  // the token call comes first
+            #expect(error.code == "secureConnection.token")  // the token call comes first
             #expect(error.isRetryable == false)
             #expect(error.message.contains("pinned"))
             #expect(requests == 0)
@@ -119,7 +119,7 @@ struct TestPKI: Sendable {
         // The leaf's key is pinned, but the chain does not lead to a trusted root.
         let (untrusted, requests) = try await createAccount(pins: [pki.leafPin], trust: pki.otherRoot)
         guard case .failure(let error) = untrusted else { Issue.record("an untrusted chain connected"); return }
-        #expect(error.flowError.code == "B100000")
+        #expect(error.code == "secureConnection.token")
         #expect(error.message.contains("not trusted"))
         #expect(requests == 0)
         // The certificate names localhost only: the address 127.0.0.1 fails NIOSSL's host name check.
@@ -150,7 +150,7 @@ struct TestPKI: Sendable {
                 case .success: #expect(succeeds)
                 case .failure(let error):
                     #expect(!succeeds, "\(error)")
-                    #expect(error.flowError.code == "B100000")
+                    #expect(error.code == "secureConnection.token")
                 }
             }
         }
@@ -161,7 +161,7 @@ struct TestPKI: Sendable {
         try await LoopbackBackend.with { backend in
             let client = backend.client { $0.pinning = pinning }
             let error = await #expect(throws: BackendError.self) { try await client.createAccount(Fixtures.account()) }
-            #expect(error?.flowError.code == "B100000")
+            #expect(error?.code == "secureConnection.token")
             #expect(await backend.faults.requestCount(pathContains: "/") == 0)
         }
     }

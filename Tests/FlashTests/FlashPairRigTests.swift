@@ -3,7 +3,6 @@ import Flash
 import Glibc
 import Imaging
 import Logging
-import ScanFlow
 import Testing
 
 private func monotonicNow() -> Duration {
@@ -34,7 +33,7 @@ struct FlashPairRigTests {
         _ = pair.start(at: monotonicNow())
         var noFlash: Frame?, lit: Frame?
         var switchedOn: Duration?
-        var updates: [Scan.Update] = []
+        var switches: [FlashState] = []
         var completed = false
         var guardCount = 0
         while !pair.isFinished && guardCount < 200 {
@@ -43,7 +42,7 @@ struct FlashPairRigTests {
             var pending = pair.frameArrived(timestamp: frame.timestamp) + pair.tick(now: monotonicNow())
             while !pending.isEmpty {
                 let action = pending.removeFirst()
-                if let update = action.update { updates.append(update) }
+                if case .switchFlash(let state) = action { switches.append(state) }
                 switch action {
                 case .keepNoFlashFrame: noFlash = frame
                 case .keepFlashFrame: lit = frame
@@ -63,7 +62,7 @@ struct FlashPairRigTests {
             }
         }
         #expect(completed)
-        #expect(updates == [.flash(.on), .flash(.off)])
+        #expect(switches == [.on, .off])
         #expect(GPIOSim.value() == 0)
         let before = try #require(noFlash), after = try #require(lit), on = try #require(switchedOn)
         // vivid stamps the end of a frame (V4L2_BUF_FLAG_TSTAMP_SRC_EOF): the no-flash

@@ -1,5 +1,4 @@
 import Flash
-import ScanFlow
 import Testing
 
 @Suite("Flash/no-flash frame pair")
@@ -21,12 +20,6 @@ struct FlashPairTests {
         #expect(pair.flashSwitched(.off, at: .milliseconds(1090)) == [.completed])
         #expect(pair.isFinished)
         #expect(pair.droppedFrames == 4)
-    }
-
-    @Test func switchActionsAreTheSeedsUpdates() {
-        #expect(FlashPair.Action.switchFlash(.on).update == .flash(.on))
-        #expect(FlashPair.Action.switchFlash(.off).update == .flash(.off))
-        #expect(FlashPair.Action.dropFrame.update == nil)
     }
 
     @Test func timeoutWithTheLEDOnSwitchesItOff() {

@@ -1,7 +1,6 @@
 import Flash
 import KioskTestKit
 import Logging
-import ScanFlow
 import Testing
 
 /// Yields until `condition` holds; false if it never does within `maxYields`.
@@ -87,7 +86,7 @@ struct FlashTests {
         #expect(line.isOn == false)
     }
 
-    @Test func updatesCarryTheSeedsFlashStates() async throws {
+    @Test func updatesCarryEveryChangeOfTheLED() async throws {
         let line = SimulatedLine(), clock = TestClock()
         let flash = Flash(line: line, maximumOn: .milliseconds(100), clock: clock, logger: logger)
         try await flash.on()
@@ -97,7 +96,7 @@ struct FlashTests {
         clock.advance(by: .milliseconds(100))
         #expect(await eventually { !line.isOn })
         await flash.shutdown()
-        var seen: [Scan.FlashState] = []
+        var seen: [FlashState] = []
         for await state in flash.updates { seen.append(state) }
         #expect(seen == [.on, .off, .on, .off])
         #expect(line.isReleased)

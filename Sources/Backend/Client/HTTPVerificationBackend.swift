@@ -1,5 +1,6 @@
 public import AsyncHTTPClient
 import Foundation
+import KioskTime
 public import Logging
 import NIOCore
 import NIOHTTP1
@@ -283,7 +284,7 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             let decision = configuration.retry.decide(attempt: attempt, idempotent: safe, error: failure, retryAfter: retryAfter, random: random())
             logger.notice(
                 "backend call failed",
-                metadata: ["call": "\(call)", "attempt": "\(attempt)", "code": "\(failure.flowError.code)", "retry": "\(decision)"]
+                metadata: ["call": "\(call)", "attempt": "\(attempt)", "code": "\(failure.code)", "retry": "\(decision)"]
             )
             switch decision {
             case .giveUp:
@@ -314,7 +315,7 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             )
             return (answer.status, answer.headers, answer.body)
         }
-        let response = try await httpClient.execute(request, timeout: .nanoseconds(Self.nanoseconds(timeout)))
+        let response = try await httpClient.execute(request, timeout: .nanoseconds(timeout.wholeNanoseconds))
         let collected = try await response.body.collect(upTo: configuration.maxResponseBytes)
         return (Int(response.status.code), response.headers, Data(collected.readableBytesView))
     }
@@ -375,10 +376,6 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         return .seconds(seconds)
     }
 
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
 
     // MARK: Helpers
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KioskTime
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -86,7 +87,7 @@ struct PinnedHTTPSTransport: Sendable {
         // An IP address is never sent as SNI; NIOSSL then checks the certificate against the address.
         let serverName = (try? SocketAddress(ipAddress: host, port: port)) == nil ? host : nil
         let (connectSeconds, _) = min(timeout, .seconds(10)).components
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        let nanoseconds = timeout.wholeNanoseconds
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(.seconds(max(connectSeconds, 1)))
             .connect(host: host, port: port) { channel in

@@ -1,4 +1,5 @@
 public import Foundation
+import KioskTime
 
 /// Decides how each new journey gets its workflow execution under an ``OfflinePolicy``:
 /// created online, taken from the executions prepared in advance, or refused.
@@ -69,7 +70,7 @@ public struct JourneyAdmission: Sendable {
     /// `POST /api/v1/accounts` failed; a connectivity failure falls back to the policy.
     public mutating func createFailed(_ error: BackendError, now: Date) -> Action {
         guard error.meansOffline else { return .refuse(error) }
-        connectivity = .unreachable(error: error, recheckAt: now.addingTimeInterval(Self.seconds(policy.recheckInterval)))
+        connectivity = .unreachable(error: error, recheckAt: now.addingTimeInterval(policy.recheckInterval.inSeconds))
         return offline(error, now: now)
     }
 
@@ -94,7 +95,7 @@ public struct JourneyAdmission: Sendable {
     /// Initiating in advance failed.
     public mutating func prepareFailed(_ error: BackendError, now: Date) {
         guard error.meansOffline else { return }
-        connectivity = .unreachable(error: error, recheckAt: now.addingTimeInterval(Self.seconds(policy.recheckInterval)))
+        connectivity = .unreachable(error: error, recheckAt: now.addingTimeInterval(policy.recheckInterval.inSeconds))
     }
 
     // MARK: Internals
@@ -108,16 +109,11 @@ public struct JourneyAdmission: Sendable {
     }
 
     private mutating func dropShortLived(at now: Date) {
-        let minimum = Self.seconds(policy.minimumRemainingLifetime)
+        let minimum = policy.minimumRemainingLifetime.inSeconds
         pool.removeAll { $0.expiresAt.timeIntervalSince(now) < minimum }
     }
 
     private func isUsable(_ prepared: Prepared, at now: Date) -> Bool {
-        prepared.expiresAt.timeIntervalSince(now) >= Self.seconds(policy.minimumRemainingLifetime)
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let parts = duration.components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+        prepared.expiresAt.timeIntervalSince(now) >= policy.minimumRemainingLifetime.inSeconds
     }
 }

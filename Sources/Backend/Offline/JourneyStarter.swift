@@ -67,7 +67,7 @@ public actor JourneyStarter {
                 logger.notice("journey started offline from a prepared execution", metadata: ["workflowExecution": "\(response.workflowExecution.id)"])
                 return .offline(response)
             case .refuse(let error):
-                logger.warning("journey refused", metadata: ["code": "\(error.flowError.code)", "mode": "\(admission.policy.mode.rawValue)"])
+                logger.warning("journey refused", metadata: ["code": "\(error.code)", "mode": "\(admission.policy.mode.rawValue)"])
                 throw error
             }
         }
@@ -86,7 +86,7 @@ public actor JourneyStarter {
                 prepared += 1
             } catch {
                 admission.prepareFailed(error, now: now())
-                logger.info("could not prepare a workflow execution", metadata: ["code": "\(error.flowError.code)"])
+                logger.info("could not prepare a workflow execution", metadata: ["code": "\(error.code)"])
                 break
             }
         }

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import KioskTime
 public import Logging
 import Metrics
 import SQLite
@@ -213,7 +214,7 @@ public actor Outbox {
 
     /// The delivery failed and will be tried again after `delay`.
     public func retryLater(_ id: Int64, after delay: Duration) throws(OutboxError) {
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        let seconds = delay.inSeconds
         try storage { () throws(SQLiteError) in
             try db.query("UPDATE records SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
                          [.real(now().timeIntervalSince1970 + seconds), .integer(id)])
@@ -223,7 +224,7 @@ public actor Outbox {
     /// Wipes records older than the age limit; logs and counts them.
     @discardableResult
     public func purgeExpired() throws(OutboxError) -> Int {
-        let seconds = Double(limits.maxAge.components.seconds)
+        let seconds = limits.maxAge.inSeconds
         let cutoff = now().timeIntervalSince1970 - seconds
         let count = try storage { () throws(SQLiteError) -> Int in
             try db.transaction { () throws(SQLiteError) -> Int in

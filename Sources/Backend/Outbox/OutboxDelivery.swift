@@ -30,7 +30,7 @@ public struct OutboxDelivery: Hashable, Sendable {
             // The station's setup is wrong: keep the record until it is fixed.
             return .retry(after: backoff.maxDelay)
         case .transactionFinished, .forbidden, .rejected, .encryptionKeyInvalid:
-            return .discard(code: error.flowError.code)
+            return .discard(code: error.code)
         }
     }
 }

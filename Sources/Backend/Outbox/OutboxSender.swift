@@ -64,7 +64,7 @@ public struct OutboxSender<C: Clock>: Service where C.Duration == Duration {
                 try await outbox.discard(record.id, code: code)
                 done += 1
             case .retry(let delay):
-                logger.info("outbox delivery failed, will retry", metadata: ["record": "\(record.id)", "code": "\(failure?.flowError.code ?? "")"])
+                logger.info("outbox delivery failed, will retry", metadata: ["record": "\(record.id)", "code": "\(failure?.code ?? "")"])
                 try await outbox.retryLater(record.id, after: delay)
             }
         }

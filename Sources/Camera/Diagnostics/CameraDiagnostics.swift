@@ -1,4 +1,5 @@
 public import Imaging
+import KioskTime
 public import Logging
 
 /// The library side of `idkiosk diag camera`, `capture --out` and `capture --record`.
@@ -62,7 +63,7 @@ public enum CameraDiagnostics {
         var fps: Double?
         if let first = delivered.first, let last = delivered.last, delivered.count > 1, last.timestamp > first.timestamp {
             let span = last.timestamp - first.timestamp
-            let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+            let seconds = span.inSeconds
             fps = Double(last.sequence - first.sequence) / seconds
         }
         var meanLuma: Double?
@@ -113,11 +114,10 @@ public enum CameraDiagnostics {
         for _ in 0..<warmupFrames { _ = try await source.nextFrame(timeout: timeout) }
         let frame = try await source.nextFrame(timeout: timeout)
         let jpeg = try Self.jpeg(of: frame, quality: quality)
-        let stamp = frame.timestamp.components
         let mode = source.mode ?? CaptureMode(format: frame.format, width: frame.width, height: frame.height, interval: FrameInterval(fps: 10))
         return (jpeg, CaptureReport(
             camera: name, mode: mode, sequence: frame.sequence,
-            timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
+            timestampNanoseconds: frame.timestamp.wholeNanoseconds,
             warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
     }
 
@@ -134,10 +134,9 @@ public enum CameraDiagnostics {
         for _ in 0..<warmupFrames { _ = try camera.readFrame(timeout: timeout) }
         let frame = try camera.readFrame(timeout: timeout)
         let jpeg = try Self.jpeg(of: frame, quality: quality)
-        let stamp = frame.timestamp.components
         return (jpeg, CaptureReport(
             camera: camera.name, mode: mode, sequence: frame.sequence,
-            timestampNanoseconds: stamp.seconds * 1_000_000_000 + stamp.attoseconds / 1_000_000_000,
+            timestampNanoseconds: frame.timestamp.wholeNanoseconds,
             warmupFrames: warmupFrames, jpegBytes: jpeg.count, quality: quality))
     }
 

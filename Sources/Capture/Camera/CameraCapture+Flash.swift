@@ -29,7 +29,7 @@ extension CameraCapture {
                         try? await flash.off()
                         return nil
                     }
-                    report(.update(.flash(state)))
+                    report(.update(.flash(state.scanState)))
                     next += pair.flashSwitched(state, at: lastTimestamp + period)
                 case .keepFlashFrame:
                     break

@@ -86,20 +86,20 @@ public struct ChipReader: Sendable {
     ///   (a file that cannot be read at any length), `.malformedFile` (EF.COM), and the
     ///   errors of BAC and secure messaging that recovery could not overcome.
     public func read() async throws(MRTDError) -> ChipContents {
-        let session = ReadSession(reader: self)
-        return try await session.run()
+        let operation = ReadOperation(reader: self)
+        return try await operation.run()
     }
 }
 
-/// The state of one read; lives inside `ChipReader.read()` and is used by one task only.
-private final class ReadSession {
+/// One read: its I/O, and the actions of its ``ReadSession`` performed. Lives inside
+/// `ChipReader.read()` and is used by one task only.
+private final class ReadOperation {
     let reader: ChipReader
     var transport: CountingTransport
     var channel: SecureChannel?
-    var policy: ReadLengthPolicy
+    /// What to do after each answer and failure: read lengths, restarts, reconnects.
+    var session: ReadSession
     var selected: LDSFile?
-    var reconnects = 0
-    var restarts = 0
     var bytesRead = 0
     var totalBytes = 0
     /// The PACE protocol to run, until it fails once.
@@ -119,7 +119,10 @@ private final class ReadSession {
     init(reader: ChipReader) {
         self.reader = reader
         transport = CountingTransport(reader.transport)
-        policy = ReadLengthPolicy(extendedLength: reader.transport.supportsExtendedLength, secureMessaging: true)
+        session = ReadSession(
+            policy: ReadLengthPolicy(extendedLength: reader.transport.supportsExtendedLength, secureMessaging: true),
+            maximumSessionRestarts: reader.options.maximumSessionRestarts, maximumReconnects: reader.options.maximumReconnects,
+            canReconnect: reader.reconnect != nil)
     }
 
     func run() async throws(MRTDError) -> ChipContents {
@@ -138,7 +141,7 @@ private final class ReadSession {
         do {
             try await authenticate()
         } catch where error.code == .transportFailure {
-            try await recoverLostCard(error)  // lifted during access control: wait and start over
+            try await recover(session.cardLost(error))  // lifted during access control: wait and start over
         }
         transport.phase = .reading
 
@@ -173,7 +176,7 @@ private final class ReadSession {
                     do {
                         try await runChipAuthentication()
                     } catch where error.code == .transportFailure {
-                        try await recoverLostCard(error)  // authenticates again, Chip Authentication included
+                        try await recover(session.cardLost(error))  // authenticates again, Chip Authentication included
                     }
                 }
             case .refused(let status):
@@ -189,7 +192,7 @@ private final class ReadSession {
             do {
                 try await runChipAuthentication()
             } catch where error.code == .transportFailure {
-                try await recoverLostCard(error)
+                try await recover(session.cardLost(error))
             }
         }
 
@@ -219,11 +222,11 @@ private final class ReadSession {
         var statistics = transport.statistics
         reader.logger?.info("chip read", metadata: [
             "accessControl": "\(accessControl.rawValue)", "files": "\(files.keys.sorted().map(\.name).joined(separator: ","))",
-            "bytes": "\(bytesRead)", "apdus": "\(statistics.total.commands)", "restarts": "\(restarts)", "reconnects": "\(reconnects)",
+            "bytes": "\(bytesRead)", "apdus": "\(statistics.total.commands)", "restarts": "\(session.restarts)", "reconnects": "\(session.reconnects)",
         ])
-        statistics.sessionRestarts = restarts
-        statistics.reconnects = reconnects
-        statistics.finalReadLength = policy.current
+        statistics.sessionRestarts = session.restarts
+        statistics.reconnects = session.reconnects
+        statistics.finalReadLength = session.policy.current
         return ChipContents(
             files: files, cardAccess: cardAccess, cardSecurity: cardSecurity, refused: refused, accessControl: accessControl,
             paceOffered: paceOffered, chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication, statistics: statistics)
@@ -333,7 +336,7 @@ private final class ReadSession {
         var total: Int?
         if let status = try await select(.cardSecurity) { return .failure(StatusWordFailure(status: status)) }
         while bytes.count < (total ?? 8) {
-            guard let chunk = try await chunk(of: .cardSecurity, offset: bytes.count, le: policy.length(remaining: (total ?? 8) - bytes.count)) else {
+            guard let chunk = try await chunk(of: .cardSecurity, offset: bytes.count, le: session.policy.length(remaining: (total ?? 8) - bytes.count)) else {
                 continue  // the session was re-established: nothing more to check in it
             }
             guard case .data(let data) = chunk, !data.isEmpty else { break }
@@ -463,7 +466,7 @@ private final class ReadSession {
             }
             let offset = data.count
             let overhead = offset > 0x7FFF ? 4 : 0
-            let le = policy.length(remaining: total - offset, overhead: overhead)
+            let le = session.policy.length(remaining: total - offset, overhead: overhead)
             guard let chunk = try await chunk(of: file, offset: offset, le: le) else { continue }
             switch chunk {
             case .refused(let status):
@@ -512,20 +515,20 @@ private final class ReadSession {
             ? CommandAPDU(ins: 0xB1, data: [0x54] + Self.offsetBytes(offset), le: le)
             : CommandAPDU(ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), le: le)
         guard let response = try await protected(command, extended: le > 256) else { return nil }
-        switch response.status {
-        case .success, .endOfFileReached:
-            policy.succeeded(with: le)
+        switch session.readAnswered(response.status, length: le) {
+        case .useAnswer:
             guard odd else { return .data(response.data) }
             guard let object = try? TLV.parse(response.data), object.tag == 0x53 else {
                 throw MRTDError(code: .malformedCardResponse, message: "odd-INS READ BINARY answer is not a DO'53'")
             }
             return .data(object.value)
-        case .securityStatusNotSatisfied, .fileNotFound, .conditionsNotSatisfied:
-            return .refused(response.status)
-        default:
-            // 6700, 6Cxx and other errors: the chip or reader would not give this many bytes.
-            guard policy.reduce(to: response.status.correctLength) else { return .refused(response.status) }
-            reader.logger?.debug("read length reduced", metadata: ["sw": "\(response.status)", "readLength": "\(policy.current)"])
+        case .refuse(let status):
+            return .refused(status)
+        case .resume:
+            reader.logger?.debug("read length reduced", metadata: ["sw": "\(response.status)", "readLength": "\(session.policy.current)"])
+            return nil
+        case let recovery:
+            try await recover(recovery)
             return nil
         }
     }
@@ -534,70 +537,66 @@ private final class ReadSession {
     /// lost session or a lost card, so the caller starts the step again.
     func protected(_ command: CommandAPDU, extended: Bool) async throws(MRTDError) -> ResponseAPDU? {
         guard let channel else { throw MRTDError(code: .channelClosed, message: "no session") }
+        let failure: MRTDError
         do {
             return try await channel.transmit(command)
         } catch let error as MRTDError {
-            switch error.code {
-            case .transportFailure, .channelClosed:
-                if extended && !policy.extendedConfirmed {
-                    // The reader may refuse extended APDUs by failing the exchange: try short ones
-                    // on the same card before concluding it left.
-                    policy.dropExtended()
-                    if (try? await restartSession()) != nil { return nil }
-                }
-                try await recoverLostCard(error)
-                return nil
-            case .unprotectedResponse, .macMismatch, .secureMessagingObjectMissing, .malformedSecureMessaging:
-                // A plain 6700/6Cxx means the length was refused before the chip unwrapped it.
-                if let status = error.statusWord, status == .wrongLength || status.correctLength != nil {
-                    _ = policy.reduce(to: status.correctLength)
-                }
-                try await restartSession(after: error)
-                return nil
-            default:
-                throw error
-            }
+            failure = error
         } catch {
             throw MRTDError.transport(error, during: "a protected command")
         }
+        try await recover(session.commandFailed(failure, extended: extended))
+        return nil
     }
 
-    func restartSession(after error: MRTDError? = nil) async throws(MRTDError) {
-        restarts += 1
-        reader.logger?.notice("re-establishing the secure messaging session", metadata: [
-            "reason": "\(error?.code.rawValue ?? "extended length refused")", "restart": "\(restarts)", "readLength": "\(policy.current)",
-        ])
-        guard restarts <= reader.options.maximumSessionRestarts else {
-            throw error ?? MRTDError(code: .channelClosed, message: "secure messaging kept losing sync")
-        }
-        transport.phase = .recovery
-        defer { transport.phase = .reading }
-        try await authenticate()
-    }
-
-    func recoverLostCard(_ error: MRTDError) async throws(MRTDError) {
+    /// Performs `action` and the session's next actions until it says to resume.
+    /// - Throws: the error the session gives up with.
+    func recover(_ action: ReadSession.Action) async throws(MRTDError) {
+        var action = action
         while true {
-            guard let reconnect = reader.reconnect else { throw MRTDError(code: .cardLost, message: "the card left the reader", cause: error) }
-            reconnects += 1
-            reader.logger?.notice("card lost, waiting for it to come back", metadata: ["reconnect": "\(reconnects)", "file": "\(selected?.name ?? "-")"])
-            guard reconnects <= reader.options.maximumReconnects else {
-                throw MRTDError(code: .cardLost, message: "the card left the reader \(reconnects - 1) times", cause: error)
+            switch action {
+            case .resume, .useAnswer, .refuse:
+                return  // answers to a READ BINARY come only from `readAnswered`, which `chunk` handles
+            case .fail(let error):
+                throw error
+            case .restartSession(let reason):
+                reader.logger?.notice("re-establishing the secure messaging session", metadata: [
+                    "reason": "\(reason?.rawValue ?? "extended length refused")", "restart": "\(session.restarts)",
+                    "readLength": "\(session.policy.current)",
+                ])
+                action = await establishSessionAgain(readingAfterFailure: true)
+            case .reconnect:
+                reader.logger?.notice("card lost, waiting for it to come back", metadata: ["reconnect": "\(session.reconnects)", "file": "\(selected?.name ?? "-")"])
+                guard let reconnect = reader.reconnect else {
+                    action = session.reconnectFailed(MRTDError(code: .cardLost, message: "no way to bring the card back"))
+                    continue
+                }
+                do {
+                    let fresh = try await reconnect()
+                    transport = CountingTransport(fresh, statistics: transport.statistics)
+                    action = session.reconnected()
+                } catch {
+                    action = session.reconnectFailed(error)
+                }
+            case .authenticateReturnedCard:
+                action = await establishSessionAgain(readingAfterFailure: false)
             }
-            let fresh: any APDUTransport
-            do {
-                fresh = try await reconnect()
-            } catch {
-                throw MRTDError(code: .cardLost, message: "the card did not come back", cause: error)
-            }
-            transport = CountingTransport(fresh, statistics: transport.statistics)
-            transport.phase = .recovery
-            do {
-                try await authenticate()
-                transport.phase = .reading
-                return
-            } catch where error.code == .transportFailure {
-                continue  // lost again while authenticating
-            }
+        }
+    }
+
+    /// Runs access control (and Chip Authentication) again, counted as recovery, and tells
+    /// the session how it went.
+    /// - Parameter readingAfterFailure: whether later commands count as reading also when it
+    ///   failed (a restart on the same card); a returned card's failure leaves it recovery.
+    func establishSessionAgain(readingAfterFailure: Bool) async -> ReadSession.Action {
+        transport.phase = .recovery
+        do {
+            try await authenticate()
+            transport.phase = .reading
+            return session.authenticated()
+        } catch {
+            if readingAfterFailure { transport.phase = .reading }
+            return session.authenticationFailed(error)
         }
     }
 

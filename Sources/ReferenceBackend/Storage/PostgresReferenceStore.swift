@@ -1,5 +1,6 @@
 public import Backend
 public import Foundation
+import KioskTime
 public import Logging
 import PostgresNIO
 
@@ -247,7 +248,7 @@ public final class PostgresReferenceStore: ReferenceStore {
         // SKIP LOCKED: a row another backend is claiming right now is left to it.
         try await rows(
             """
-            UPDATE callbacks SET next_attempt_at = \(timestamp + StoreSecrets.seconds(lease))
+            UPDATE callbacks SET next_attempt_at = \(timestamp + lease.inSeconds)
             WHERE id IN (
                 SELECT id FROM callbacks WHERE next_attempt_at <= \(timestamp)
                 ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED
@@ -268,7 +269,7 @@ public final class PostgresReferenceStore: ReferenceStore {
 
     public func callbackFailed(id: Int64, retryIn: Duration) async throws {
         try await client.query(
-            "UPDATE callbacks SET attempts = attempts + 1, next_attempt_at = \(timestamp + StoreSecrets.seconds(retryIn)) WHERE id = \(id)",
+            "UPDATE callbacks SET attempts = attempts + 1, next_attempt_at = \(timestamp + retryIn.inSeconds) WHERE id = \(id)",
             logger: logger
         )
     }

@@ -160,10 +160,6 @@ enum StoreSecrets {
         let salt = randomBytes(16)
         return (client, salt, hash(salt + Array(client.secret.utf8)))
     }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
 
 extension StoredPart {

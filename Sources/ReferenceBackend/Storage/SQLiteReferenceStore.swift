@@ -1,5 +1,6 @@
 public import Backend
 public import Foundation
+import KioskTime
 public import SQLite
 
 /// The reference backend's storage in one SQLite file (the default: no set-up).
@@ -204,7 +205,7 @@ public actor SQLiteReferenceStore: ReferenceStore {
             WHERE id IN (SELECT id FROM callbacks WHERE next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?)
             RETURNING id, client_id, url, body, attempts
             """,
-            [.real(timestamp + StoreSecrets.seconds(lease)), .real(timestamp), .integer(Int64(limit))]
+            [.real(timestamp + lease.inSeconds), .real(timestamp), .integer(Int64(limit))]
         ).sorted { ($0[0].int ?? 0) < ($1[0].int ?? 0) }.map { PendingCallback(id: $0[0].int ?? 0, clientId: $0[1].string ?? "", url: $0[2].string ?? "", body: Data($0[3].bytes ?? []), attempts: Int($0[4].int ?? 0)) }
     }
 
@@ -218,7 +219,7 @@ public actor SQLiteReferenceStore: ReferenceStore {
 
     public func callbackFailed(id: Int64, retryIn: Duration) throws(SQLiteError) {
         try db.query("UPDATE callbacks SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
-                     [.real(timestamp + StoreSecrets.seconds(retryIn)), .integer(id)])
+                     [.real(timestamp + retryIn.inSeconds), .integer(id)])
     }
 
     // MARK: Inspection

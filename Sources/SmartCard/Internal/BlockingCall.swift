@@ -1,4 +1,5 @@
 import Dispatch
+import KioskTime
 import Synchronization
 
 /// Runs a blocking PC/SC call on a thread of its own and waits for it asynchronously,
@@ -27,7 +28,7 @@ final class BlockingCallQueue: Sendable {
                 once.install(continuation)
                 queue.async { once.resume(body()) }
                 if let timeout {
-                    let nanos = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+                    let nanos = timeout.wholeNanoseconds
                     DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanos))) {
                         once.resume(.failure(SmartCardError(
                             kind: .timeout, call: call,

@@ -1,6 +1,7 @@
 public import Backend
 public import Display
 import Foundation
+import KioskTime
 
 /// What `/health` answers and `STATUS=` says: liveness (the loop's heartbeat is recent) and
 /// readiness (every device is there), per device.
@@ -36,7 +37,7 @@ extension StationLoop {
         let phase = currentPhase
         var box: StationHealth.Outbox?
         if let outbox, let stats = try? await outbox.stats() { box = .init(records: stats.records, bytes: stats.bytes) }
-        let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+        let seconds = age.inSeconds
         let live = age < maximumHeartbeatAge && phase != .stopped
         return StationHealth(
             live: live, ready: live && devices.allSatisfy(\.available) && phase != .outOfService,

@@ -1,6 +1,7 @@
 public import Capture
 public import CoreMetrics
 import Foundation
+import KioskTime
 
 /// The station's metrics (swift-metrics), rendered as Prometheus text on `/metrics`.
 ///
@@ -22,9 +23,9 @@ public struct StationMetrics: Sendable {
         case .journeyEnded(let outcome):
             Counter(label: "idkiosk_journeys_total", dimensions: [("outcome", outcome)], factory: factory).increment()
         case .journeyDuration(let duration):
-            Timer(label: "idkiosk_journey_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
+            Timer(label: "idkiosk_journey_duration_seconds", factory: factory).recordNanoseconds(duration.wholeNanoseconds)
         case .stepDuration(let step, let duration):
-            Timer(label: "idkiosk_step_duration_seconds", dimensions: [("step", step)], factory: factory).recordNanoseconds(duration.nanoseconds)
+            Timer(label: "idkiosk_step_duration_seconds", dimensions: [("step", step)], factory: factory).recordNanoseconds(duration.wholeNanoseconds)
         case .imageCaptured:
             Counter(label: "idkiosk_images_captured_total", factory: factory).increment()
         case .flashFired:
@@ -35,7 +36,7 @@ public struct StationMetrics: Sendable {
     }
 
     public func chipRead(duration: Duration, commands: Int, bytes: Int) {
-        Timer(label: "idkiosk_chip_read_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
+        Timer(label: "idkiosk_chip_read_duration_seconds", factory: factory).recordNanoseconds(duration.wholeNanoseconds)
         Recorder(label: "idkiosk_chip_read_apdus", factory: factory).record(commands)
         Counter(label: "idkiosk_chip_bytes_total", factory: factory).increment(by: bytes)
     }
@@ -52,14 +53,7 @@ public struct StationMetrics: Sendable {
     public func outbox(depth: Int, bytes: Int, oldestAge: Duration?) {
         Gauge(label: "idkiosk_outbox_depth", factory: factory).record(depth)
         Gauge(label: "idkiosk_outbox_bytes", factory: factory).record(bytes)
-        Gauge(label: "idkiosk_outbox_oldest_age_seconds", factory: factory).record(Double(oldestAge?.nanoseconds ?? 0) / 1e9)
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        Gauge(label: "idkiosk_outbox_oldest_age_seconds", factory: factory).record(oldestAge?.inSeconds ?? 0)
     }
 }
 
