@@ -213,7 +213,7 @@ let package = Package(
         // Capture: the pipelines that turn devices into evidence (document, face, chip).
         .target(
             name: "Capture",
-            dependencies: ["Imaging", "Vision", "Camera", "Flash", "SmartCard", "MRTD", "ScanFlow", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Imaging", "Vision", "Camera", "Flash", "SmartCard", "MRTD", "ScanFlow", "KioskTime", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -300,7 +300,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "APDUTests", dependencies: ["APDU"], swiftSettings: strict),
-        .testTarget(name: "KioskTimeTests", dependencies: ["KioskTime"], swiftSettings: strict),
+        .testTarget(name: "KioskTimeTests", dependencies: ["KioskTime", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "KioskTestKit", "VirtualCard", "APDU"], swiftSettings: strict),
         .testTarget(name: "VirtualCardTests", dependencies: ["VirtualCard", "KioskTestKit", "APDU"], swiftSettings: strict),
         .testTarget(

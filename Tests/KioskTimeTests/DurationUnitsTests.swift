@@ -1,3 +1,4 @@
+import KioskTestKit
 import KioskTime
 import Testing
 
@@ -46,5 +47,15 @@ import Testing
         #expect(Duration.seconds(5).pollTimeout == 5000)
         #expect(Duration.seconds(3_000_000).pollTimeout == .max)
         #expect(Duration.seconds(Int64.max).pollTimeout == .max)
+    }
+}
+
+@Suite struct StopwatchTests {
+    @Test func measuresOnTheInjectedClock() async throws {
+        let clock = TestClock()
+        let stopwatch = Stopwatch(clock)
+        #expect(stopwatch.elapsed == .zero)
+        clock.advance(by: .milliseconds(1500))
+        #expect(stopwatch.elapsed == .milliseconds(1500))
     }
 }

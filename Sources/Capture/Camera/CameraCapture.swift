@@ -1,3 +1,4 @@
+import KioskTime
 import Camera
 import Imaging
 import ScanFlow

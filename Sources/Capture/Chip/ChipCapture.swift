@@ -1,3 +1,4 @@
+import KioskTime
 import Foundation
 public import Logging
 public import MRTD

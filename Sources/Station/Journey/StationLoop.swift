@@ -2,6 +2,7 @@ public import Backend
 public import Capture
 public import Display
 import Foundation
+import KioskTime
 public import Logging
 public import ScanFlow
 
@@ -332,14 +333,15 @@ public actor StationLoop {
 
 /// The station's monotonic time on an injected clock: time since the loop was made, and sleeping.
 struct StationTime: Sendable {
-    let now: @Sendable () -> Duration
+    private let stopwatch: Stopwatch
     let sleep: @Sendable (Duration) async throws -> Void
 
-    init<C: Clock>(_ clock: C) where C.Duration == Duration {
-        let origin = clock.now
-        now = { origin.duration(to: clock.now) }
-        sleep = { try await clock.sleep(for: $0) }
+    init(_ clock: any Clock<Duration>) {
+        stopwatch = Stopwatch(clock)
+        sleep = { try await clock.sleep(for: $0, tolerance: nil) }
     }
+
+    func now() -> Duration { stopwatch.elapsed }
 }
 
 extension DeviceStatus {
