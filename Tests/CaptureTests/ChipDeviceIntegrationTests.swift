@@ -96,12 +96,12 @@ struct ChipDeviceIntegrationTests {
         let reports = Reports()
         // The person's hands: awaited before the test ends, so a document put back late is not
         // left on the reader for the next suite.
-        let putBack = Mutex<Task<Void, Never>?>(nil)
+        let putBack = Mutex<[Task<Void, Never>]>([])
         let reading = try await chip.read(key: Self.chipKey) { report in
             reports.add(report)
             if report == .cardLost {
                 // The person lifts the document and puts it back.
-                putBack.withLock { $0 = Task {
+                putBack.withLock { $0.append(Task {
                     card.remove()
                     card.faults = CardFaults()
                     do {
@@ -110,10 +110,10 @@ struct ChipDeviceIntegrationTests {
                     } catch {
                         Issue.record("could not put the document back: \(error)")
                     }
-                } }
+                }) }
             }
         }
-        await putBack.withLock { $0 }?.value
+        for hand in putBack.withLock({ $0 }) { await hand.value }
         #expect(reports.all.contains(.cardLost))
         #expect(reports.all.contains(.resumed))
         #expect(reading.passiveAuthentication?.outcome == .passed)
