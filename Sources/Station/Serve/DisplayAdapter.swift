@@ -1,5 +1,5 @@
 import Capture
-public import Display
+import Display
 import ScanFlow
 
 /// The station loop's display is the display server's hub: journey messages and station

@@ -1,4 +1,4 @@
-public import MRTD
+import MRTD
 
 /// The demo's passport: a specimen valid until 2034 from the test country Utopia, the same
 /// on the virtual chip (`idkiosk sim passport`) and in the file camera's recording.
