@@ -17,7 +17,7 @@ import Testing
         var controller = Controller.Configuration()
         controller.livenessProviderVersion = 1
         return StationMachine(
-            settings: .init(
+            settings: StationLoop.Settings(
                 profile: WorkflowProfile(preset: .passportChipFace, countries: ["AUT"]), start: start, controller: controller,
                 resultScreen: .seconds(12), useFlash: useFlash))
     }

@@ -117,10 +117,7 @@ public actor StationLoop {
         self.settings = settings
         self.logger = logger
         time = StationTime(dependencies.clock)
-        machine = StationMachine(
-            settings: .init(
-                profile: settings.profile, start: settings.start, controller: settings.controller, resultScreen: settings.resultScreen,
-                useFlash: settings.useFlash))
+        machine = StationMachine(settings: settings)
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
     }
 

@@ -103,15 +103,6 @@ struct StationMachine {
         var metadata: [String: String] = [:]
     }
 
-    /// The station's settings the machine decides with.
-    struct Settings: Sendable {
-        var profile: WorkflowProfile
-        var start: [StartTrigger]
-        var controller: Controller.Configuration
-        var resultScreen: Duration
-        var useFlash: Bool
-    }
-
     /// One journey's data: personal data lives here and in the outbox only, and goes with the journey.
     private struct Journey {
         var controller: Controller
@@ -142,14 +133,15 @@ struct StationMachine {
     /// The outbox cannot keep what the person gave: the journey cannot go on (N, not retryable).
     static let outboxUnusable = FlowError(.N, detail: "000010")
 
-    let settings: Settings
+    /// The station's settings (the loop's `tick` and `decisionWait` are the loop's own).
+    let settings: StationLoop.Settings
     private var state = State.booting
     private(set) var generation = 0
     private var devices: [DeviceStatus.Device: DeviceStatus] = [:]
     /// When the loop last handled its heartbeat, in the station's time.
     private(set) var lastHeartbeat = Duration.zero
 
-    init(settings: Settings) {
+    init(settings: StationLoop.Settings) {
         self.settings = settings
     }
 
