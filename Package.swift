@@ -63,6 +63,12 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // OpenCV core and imgproc (Debian's 4.6) behind a C API: Vision's document finding and warping.
+        .target(
+            name: "COpenCV",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [.linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+        ),
         // libv4lconvert: only the camera benchmark's baseline links it.
         .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
 
@@ -76,8 +82,8 @@ let package = Package(
         ),
         // Frames, pixel formats, conversion, JPEG and JPEG 2000: no device, network or flow module.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG"], swiftSettings: strict),
-        // What a frame shows; pure like Imaging (its C/C++ shims will come with the analyses).
-        .target(name: "Vision", dependencies: ["Imaging"], swiftSettings: strict),
+        // What a frame shows (documents, their MRZ); pure like Imaging: frames in, values out.
+        .target(name: "Vision", dependencies: ["Imaging", "COpenCV"], swiftSettings: strict),
         .target(
             name: "KioskLog",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -1,0 +1,101 @@
+// The part of OpenCV (core and imgproc, Debian's 4.6) that Vision needs, behind a plain C API.
+//
+// No C++ type crosses this header: a finder is an opaque handle made and freed here, images
+// are pointer + width + height + stride (8-bit luma or packed RGB), and every function is
+// noexcept, catching OpenCV's exceptions and returning them as a code and a message.
+// OpenCV's own thread pool is switched off (cv::setNumThreads(0)) when a finder is made: a
+// station analyses one frame at a time on the capture's own thread.
+#ifndef COPENCV_H
+#define COPENCV_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Result codes of every idkcv_* call.
+enum {
+    IDKCV_OK = 0,
+    /// An argument is out of range (a size, a stride, a null buffer).
+    IDKCV_INVALID_ARGUMENT = 1,
+    /// OpenCV raised cv::Exception; the message says what it said.
+    IDKCV_OPENCV_FAILED = 2,
+    /// Memory could not be allocated.
+    IDKCV_OUT_OF_MEMORY = 3,
+};
+
+/// What a failed call says.
+typedef struct idkcv_error {
+    int code;
+    char message[240];
+} idkcv_error;
+
+/// A document finder: the learned background of a fixed camera and the scratch images of
+/// its analysis, kept between frames.
+typedef struct idkcv_finder idkcv_finder;
+
+/// One quadrilateral found in a frame: a document, or something the caller will reject.
+typedef struct idkcv_candidate {
+    /// Corners x0,y0 … x3,y3 in frame pixels, clockwise in the image, starting at the end of
+    /// a long side nearest the image's top-left.
+    float corners[8];
+    /// The area of the quadrilateral, in frame pixels.
+    float area;
+    /// The part of the quadrilateral the foreground blob fills (1 for a clean document; a
+    /// hand or a curved object leaves gaps or bulges).
+    float fill;
+    /// The part of the blob outside the quadrilateral, relative to the quadrilateral's area
+    /// (fingers, a sleeve).
+    float excess;
+    /// Non-zero when the blob reaches the frame's border.
+    int touches_edge;
+    /// How many of the four sides an edge was found for along their whole length.
+    int refined_sides;
+} idkcv_candidate;
+
+/// Makes a finder that analyses frames downscaled to `working_width` pixels (160…1920).
+idkcv_finder *idkcv_finder_create(int working_width, idkcv_error *error);
+void idkcv_finder_destroy(idkcv_finder *finder);
+
+/// Adds an empty-station frame to the background model (a running mean and spread at the
+/// working size). `weight` is the new frame's share, 0 < weight <= 1 (1 starts afresh).
+/// A frame of another size than the model starts it afresh.
+int idkcv_finder_learn(
+    idkcv_finder *finder, const uint8_t *luma, int width, int height, int stride, float weight,
+    idkcv_error *error);
+
+/// Forgets the background.
+void idkcv_finder_forget(idkcv_finder *finder);
+
+/// How many frames the background model holds (0: none, the finder looks for edges instead).
+int idkcv_finder_background_frames(const idkcv_finder *finder);
+
+/// Finds document-like quadrilaterals in a frame, largest first.
+/// - With a background model: the foreground against it (after evening out a change of the
+///   camera's gain), each large blob's outline reduced to four sides, each side then fitted
+///   to the strongest edge along it in the full-resolution frame.
+/// - Without: closed edge contours of the working image reduced to four sides.
+/// `minimum_area` is the least quadrilateral area as a part of the frame (0…1).
+int idkcv_finder_find(
+    idkcv_finder *finder, const uint8_t *luma, int width, int height, int stride, float minimum_area,
+    idkcv_candidate *candidates, int capacity, int *count, idkcv_error *error);
+
+/// Warps the quadrilateral `corners` (x0,y0 … x3,y3, in the order of the output's top-left,
+/// top-right, bottom-right, bottom-left) of `source` to the whole of `target` (bilinear).
+/// `channels` is 1 (luma) or 3 (packed RGB) for both images.
+int idkcv_warp(
+    const uint8_t *source, int width, int height, int stride, int channels, const float corners[8],
+    uint8_t *target, int target_width, int target_height, int target_stride, idkcv_error *error);
+
+/// The field's usual way to find a document, for comparison only (the benchmark's baseline):
+/// Canny edges of the full frame, dilated, external contours, approxPolyDP at 2% of the
+/// perimeter, the largest convex four-sided polygon. `found` is 0 or 1.
+int idkcv_baseline_find(
+    const uint8_t *luma, int width, int height, int stride, float corners[8], int *found, idkcv_error *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,444 @@
+// COpenCV: Vision's document finding and warping on OpenCV core and imgproc.
+// C++ stays in this file; COpenCV.h is the whole interface.
+#include "COpenCV.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <vector>
+
+struct idkcv_finder {
+    int workingWidth = 320;
+    // The background at the working size: running mean and the threshold derived from its spread.
+    cv::Mat mean;       // CV_32F
+    cv::Mat variance;   // CV_32F
+    cv::Mat threshold;  // CV_32F, per pixel
+    cv::Size frameSize; // the frame size the model was learned at
+    int frames = 0;
+    // Scratch, kept between frames.
+    cv::Mat small, smallFloat, difference, mask, filled, quadMask;
+};
+
+namespace {
+
+void fail(idkcv_error *error, int code, const char *message) {
+    if (!error) return;
+    error->code = code;
+    std::snprintf(error->message, sizeof error->message, "%s", message);
+}
+
+void succeed(idkcv_error *error) {
+    if (!error) return;
+    error->code = IDKCV_OK;
+    error->message[0] = 0;
+}
+
+/// Runs `body`, turning what it throws into a code and a message.
+template <typename Body> int guarded(idkcv_error *error, Body body) noexcept {
+    try {
+        int code = body();
+        if (code == IDKCV_OK) succeed(error);
+        return code;
+    } catch (const cv::Exception &exception) {
+        fail(error, IDKCV_OPENCV_FAILED, exception.what());
+        return IDKCV_OPENCV_FAILED;
+    } catch (const std::bad_alloc &) {
+        fail(error, IDKCV_OUT_OF_MEMORY, "out of memory");
+        return IDKCV_OUT_OF_MEMORY;
+    } catch (...) {
+        fail(error, IDKCV_OPENCV_FAILED, "unknown C++ exception");
+        return IDKCV_OPENCV_FAILED;
+    }
+}
+
+bool validImage(const uint8_t *pixels, int width, int height, int stride, int channels) {
+    return pixels && width > 0 && height > 0 && width <= 16384 && height <= 16384 && stride >= width * channels;
+}
+
+cv::Mat wrap(const uint8_t *pixels, int width, int height, int stride, int channels = 1) {
+    return cv::Mat(height, width, channels == 3 ? CV_8UC3 : CV_8UC1, const_cast<uint8_t *>(pixels), (size_t)stride);
+}
+
+cv::Size workingSize(const idkcv_finder *finder, int width, int height) {
+    int w = std::min(finder->workingWidth, width);
+    int h = std::max(1, (int)std::lround((double)height * w / width));
+    return cv::Size(w, h);
+}
+
+/// The median of an 8-bit image's pixels where `mask` is set.
+double median(const cv::Mat &image, const cv::Mat &mask) {
+    int histogram[256] = {0};
+    int total = 0;
+    for (int y = 0; y < image.rows; y++) {
+        const uint8_t *row = image.ptr<uint8_t>(y);
+        const uint8_t *m = mask.ptr<uint8_t>(y);
+        for (int x = 0; x < image.cols; x++) {
+            if (m[x]) {
+                histogram[row[x]]++;
+                total++;
+            }
+        }
+    }
+    int seen = 0;
+    for (int v = 0; v < 256; v++) {
+        seen += histogram[v];
+        if (seen * 2 >= total) return v;
+    }
+    return 128;
+}
+
+/// The four corners, clockwise in the image, starting at the start of the long side whose
+/// direction points rightwards (the top of a landscape document, whatever its rotation).
+std::vector<cv::Point2f> ordered(std::vector<cv::Point2f> quad) {
+    // Clockwise in image coordinates (y down) means a positive shoelace sum.
+    double sum = 0;
+    for (int i = 0; i < 4; i++) {
+        const cv::Point2f &a = quad[i], &b = quad[(i + 1) % 4];
+        sum += (double)a.x * b.y - (double)b.x * a.y;
+    }
+    if (sum < 0) std::reverse(quad.begin(), quad.end());
+    auto length = [&](int i) { return cv::norm(quad[(i + 1) % 4] - quad[i]); };
+    int start = 0;
+    double best = -1e9;
+    for (int i = 0; i < 4; i++) {
+        // Long sides are 0-1 and 2-3 or 1-2 and 3-0; prefer the pair that is longer.
+        bool longSide = length(i) + length((i + 2) % 4) >= length((i + 1) % 4) + length((i + 3) % 4);
+        if (!longSide) continue;
+        cv::Point2f d = quad[(i + 1) % 4] - quad[i];
+        double rightwards = d.x / (std::hypot(d.x, d.y) + 1e-9);
+        if (rightwards > best) {
+            best = rightwards;
+            start = i;
+        }
+    }
+    std::rotate(quad.begin(), quad.begin() + start, quad.end());
+    return quad;
+}
+
+/// A four-sided outline of a convex hull: approxPolyDP with a growing tolerance, else the
+/// minimum-area rectangle.
+std::vector<cv::Point2f> quadrilateral(const std::vector<cv::Point> &hull) {
+    double perimeter = cv::arcLength(hull, true);
+    std::vector<cv::Point> polygon;
+    for (double tolerance = 0.01; tolerance <= 0.08; tolerance += 0.005) {
+        cv::approxPolyDP(hull, polygon, tolerance * perimeter, true);
+        if (polygon.size() <= 4) break;
+    }
+    std::vector<cv::Point2f> quad;
+    if (polygon.size() == 4) {
+        for (const cv::Point &p : polygon) quad.emplace_back((float)p.x, (float)p.y);
+    } else {
+        cv::Point2f box[4];
+        cv::minAreaRect(hull).points(box);
+        quad.assign(box, box + 4);
+    }
+    return quad;
+}
+
+float bilinear(const cv::Mat &image, float x, float y) {
+    x = std::clamp(x, 0.0f, (float)image.cols - 1.001f);
+    y = std::clamp(y, 0.0f, (float)image.rows - 1.001f);
+    int x0 = (int)x, y0 = (int)y;
+    float fx = x - x0, fy = y - y0;
+    const uint8_t *r0 = image.ptr<uint8_t>(y0), *r1 = image.ptr<uint8_t>(y0 + 1);
+    return (1 - fy) * ((1 - fx) * r0[x0] + fx * r0[x0 + 1]) + fy * ((1 - fx) * r1[x0] + fx * r1[x0 + 1]);
+}
+
+/// Fits each side of `quad` (frame pixels) to the strongest edge across it within `reach`
+/// pixels, robustly (a finger over part of a side moves few samples), and intersects the
+/// fitted lines. Returns how many sides were fitted.
+int refine(const cv::Mat &frame, std::vector<cv::Point2f> &quad, float reach) {
+    const int samples = 32;
+    cv::Vec4f lines[4];
+    bool fitted[4] = {false, false, false, false};
+    int sides = 0;
+    for (int i = 0; i < 4; i++) {
+        cv::Point2f a = quad[i], b = quad[(i + 1) % 4];
+        cv::Point2f d = b - a;
+        float length = std::hypot(d.x, d.y);
+        if (length < 8) continue;
+        cv::Point2f u = d / length, n(-u.y, u.x);
+        std::vector<cv::Point2f> points;
+        for (int k = 0; k < samples; k++) {
+            float t = 0.08f + 0.84f * k / (samples - 1);
+            cv::Point2f p = a + d * t;
+            float bestGradient = 0, bestOffset = 0;
+            float previous = bilinear(frame, p.x - n.x * (reach + 1), p.y - n.y * (reach + 1));
+            float current = bilinear(frame, p.x - n.x * reach, p.y - n.y * reach);
+            for (float s = -reach; s <= reach; s += 1) {
+                float next = bilinear(frame, p.x + n.x * (s + 1), p.y + n.y * (s + 1));
+                float gradient = std::fabs(next - previous) * 0.5f;
+                if (gradient > bestGradient) {
+                    bestGradient = gradient;
+                    bestOffset = s;
+                }
+                previous = current;
+                current = next;
+            }
+            if (bestGradient >= 6) points.push_back(p + n * bestOffset);
+        }
+        if ((int)points.size() < samples / 2) continue;
+        cv::fitLine(points, lines[i], cv::DIST_HUBER, 0, 0.01, 0.01);
+        fitted[i] = true;
+        if ((int)points.size() >= samples * 3 / 4) sides++;
+    }
+    std::vector<cv::Point2f> corners = quad;
+    for (int i = 0; i < 4; i++) {
+        int previousSide = (i + 3) % 4;
+        if (!fitted[i] || !fitted[previousSide]) continue;
+        const cv::Vec4f &l1 = lines[previousSide], &l2 = lines[i];
+        float denominator = l1[0] * l2[1] - l1[1] * l2[0];
+        if (std::fabs(denominator) < 1e-4f) continue;
+        float t = ((l2[2] - l1[2]) * l2[1] - (l2[3] - l1[3]) * l2[0]) / denominator;
+        cv::Point2f corner(l1[2] + l1[0] * t, l1[3] + l1[1] * t);
+        if (cv::norm(corner - quad[i]) <= reach * 3) corners[i] = corner;
+    }
+    quad = corners;
+    return sides;
+}
+
+/// Scales a working-size quadrilateral to the frame, orders and refines it, and adds it to
+/// `found` when it is large enough.
+void add(const cv::Mat &frame, std::vector<cv::Point2f> quad, double scale, double minimumArea, bool touches,
+         double fill, double excess, std::vector<idkcv_candidate> &found) {
+    for (cv::Point2f &p : quad) p = cv::Point2f((float)((p.x + 0.5) * scale - 0.5), (float)((p.y + 0.5) * scale - 0.5));
+    quad = ordered(quad);
+    int sides = refine(frame, quad, (float)std::max(4.0, 2.5 * scale));
+    idkcv_candidate candidate{};
+    for (int i = 0; i < 4; i++) {
+        candidate.corners[2 * i] = quad[i].x;
+        candidate.corners[2 * i + 1] = quad[i].y;
+    }
+    candidate.area = (float)cv::contourArea(quad);
+    candidate.fill = (float)fill;
+    candidate.excess = (float)excess;
+    candidate.touches_edge = touches ? 1 : 0;
+    candidate.refined_sides = sides;
+    if (candidate.area >= (double)frame.cols * frame.rows * minimumArea) found.push_back(candidate);
+}
+
+void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, double minimumArea,
+                        std::vector<idkcv_candidate> &found) {
+    cv::Mat &small = f->small;
+    small.convertTo(f->smallFloat, CV_32F);
+    // Even out a change of the camera's gain: compare the medians of the outer ring.
+    cv::Mat ring(small.size(), CV_8U, cv::Scalar(255));
+    int mx = std::max(2, small.cols / 16), my = std::max(2, small.rows / 16);
+    ring(cv::Rect(mx, my, small.cols - 2 * mx, small.rows - 2 * my)).setTo(0);
+    cv::Mat mean8;
+    f->mean.convertTo(mean8, CV_8U);
+    double backgroundMedian = median(mean8, ring);
+    double gain = backgroundMedian > 4 ? std::clamp(median(small, ring) / backgroundMedian, 0.6, 1.6) : 1.0;
+    cv::absdiff(f->smallFloat, f->mean * gain, f->difference);
+    cv::compare(f->difference, f->threshold, f->mask, cv::CMP_GT);
+    cv::morphologyEx(f->mask, f->mask, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    cv::morphologyEx(f->mask, f->mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    double workingArea = (double)small.cols * small.rows;
+    f->filled.create(small.size(), CV_8U);
+    f->quadMask.create(small.size(), CV_8U);
+    for (size_t index = 0; index < contours.size(); index++) {
+        const std::vector<cv::Point> &contour = contours[index];
+        if (cv::contourArea(contour) < workingArea * minimumArea * 0.5) continue;
+        std::vector<cv::Point> hull;
+        cv::convexHull(contour, hull);
+        std::vector<cv::Point2f> quad = quadrilateral(hull);
+        cv::Rect bounds = cv::boundingRect(contour);
+        bool touches = bounds.x <= 1 || bounds.y <= 1 || bounds.x + bounds.width >= small.cols - 1 ||
+                       bounds.y + bounds.height >= small.rows - 1;
+
+        // How well the blob fills the quadrilateral, and how much of it lies outside.
+        f->filled.setTo(0);
+        cv::drawContours(f->filled, contours, (int)index, cv::Scalar(255), cv::FILLED);
+        f->quadMask.setTo(0);
+        std::vector<cv::Point> corners;
+        for (const cv::Point2f &p : quad) corners.emplace_back((int)std::lround(p.x), (int)std::lround(p.y));
+        cv::fillConvexPoly(f->quadMask, corners, cv::Scalar(255));
+        double quadPixels = std::max(1, cv::countNonZero(f->quadMask));
+        double blobPixels = cv::countNonZero(f->filled);
+        cv::bitwise_and(f->filled, f->quadMask, f->quadMask);
+        double inside = cv::countNonZero(f->quadMask);
+
+        add(frame, quad, scale, minimumArea, touches, inside / quadPixels, (blobPixels - inside) / quadPixels, found);
+    }
+}
+
+void findWithEdges(idkcv_finder *f, const cv::Mat &frame, double scale, double minimumArea,
+                   std::vector<idkcv_candidate> &found) {
+    cv::Mat &small = f->small;
+    cv::GaussianBlur(small, f->difference, cv::Size(3, 3), 0);
+    cv::Canny(f->difference, f->mask, 40, 120);
+    cv::dilate(f->mask, f->mask, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    std::vector<std::vector<cv::Point>> contours;
+    cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    double workingArea = (double)small.cols * small.rows;
+    for (const std::vector<cv::Point> &contour : contours) {
+        std::vector<cv::Point> hull;
+        cv::convexHull(contour, hull);
+        double hullArea = cv::contourArea(hull);
+        if (hullArea < workingArea * minimumArea * 0.5) continue;
+        std::vector<cv::Point2f> quad = quadrilateral(hull);
+        cv::Rect bounds = cv::boundingRect(contour);
+        bool touches = bounds.x <= 1 || bounds.y <= 1 || bounds.x + bounds.width >= small.cols - 1 ||
+                       bounds.y + bounds.height >= small.rows - 1;
+        double quadArea = std::max(1.0, cv::contourArea(quad));
+        add(frame, quad, scale, minimumArea, touches, std::min(1.0, hullArea / quadArea), std::max(0.0, hullArea / quadArea - 1), found);
+    }
+}
+
+} // namespace
+
+extern "C" {
+
+idkcv_finder *idkcv_finder_create(int working_width, idkcv_error *error) {
+    if (working_width < 160 || working_width > 1920) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "working width must be 160 to 1920");
+        return nullptr;
+    }
+    idkcv_finder *finder = nullptr;
+    guarded(error, [&] {
+        cv::setNumThreads(0);
+        finder = new idkcv_finder();
+        finder->workingWidth = working_width;
+        return IDKCV_OK;
+    });
+    return finder;
+}
+
+void idkcv_finder_destroy(idkcv_finder *finder) { delete finder; }
+
+int idkcv_finder_learn(idkcv_finder *f, const uint8_t *luma, int width, int height, int stride, float weight,
+                       idkcv_error *error) {
+    if (!f || !validImage(luma, width, height, stride, 1) || !(weight > 0 && weight <= 1)) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "learn: bad image or weight");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    return guarded(error, [&] {
+        cv::Size size = workingSize(f, width, height);
+        cv::resize(wrap(luma, width, height, stride), f->small, size, 0, 0, cv::INTER_AREA);
+        f->small.convertTo(f->smallFloat, CV_32F);
+        if (f->frames == 0 || weight >= 1 || f->frameSize != cv::Size(width, height)) {
+            f->smallFloat.copyTo(f->mean);
+            f->variance = cv::Mat(size, CV_32F, cv::Scalar(4.0));
+            f->frames = 0;
+            f->frameSize = cv::Size(width, height);
+        } else {
+            cv::Mat deviation = f->smallFloat - f->mean;
+            cv::accumulateWeighted(f->smallFloat, f->mean, weight);
+            cv::Mat squared = deviation.mul(deviation);
+            cv::accumulateWeighted(squared, f->variance, weight);
+        }
+        f->frames++;
+        // A pixel is foreground when it differs from the mean by more than four standard
+        // deviations of its own noise, and never by less than 18 levels.
+        cv::sqrt(f->variance, f->threshold);
+        f->threshold *= 4.0;
+        cv::max(f->threshold, 18.0, f->threshold);
+        return IDKCV_OK;
+    });
+}
+
+void idkcv_finder_forget(idkcv_finder *finder) {
+    if (finder) finder->frames = 0;
+}
+
+int idkcv_finder_background_frames(const idkcv_finder *finder) { return finder ? finder->frames : 0; }
+
+int idkcv_finder_find(idkcv_finder *f, const uint8_t *luma, int width, int height, int stride, float minimum_area,
+                      idkcv_candidate *candidates, int capacity, int *count, idkcv_error *error) {
+    if (!f || !validImage(luma, width, height, stride, 1) || !candidates || capacity < 1 || !count ||
+        !(minimum_area >= 0 && minimum_area < 1)) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "find: bad image, buffer or minimum area");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    *count = 0;
+    return guarded(error, [&] {
+        cv::Mat frame = wrap(luma, width, height, stride);
+        cv::Size size = workingSize(f, width, height);
+        cv::resize(frame, f->small, size, 0, 0, cv::INTER_AREA);
+        double scale = (double)width / size.width;
+        std::vector<idkcv_candidate> found;
+        if (f->frames > 0 && f->frameSize == cv::Size(width, height))
+            findWithBackground(f, frame, scale, minimum_area, found);
+        else
+            findWithEdges(f, frame, scale, minimum_area, found);
+        std::sort(found.begin(), found.end(), [](const idkcv_candidate &a, const idkcv_candidate &b) { return a.area > b.area; });
+        int n = std::min(capacity, (int)found.size());
+        std::copy(found.begin(), found.begin() + n, candidates);
+        *count = n;
+        return IDKCV_OK;
+    });
+}
+
+int idkcv_warp(const uint8_t *source, int width, int height, int stride, int channels, const float corners[8],
+               uint8_t *target, int target_width, int target_height, int target_stride, idkcv_error *error) {
+    if ((channels != 1 && channels != 3) || !validImage(source, width, height, stride, channels) || !corners ||
+        !validImage(target, target_width, target_height, target_stride, channels)) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "warp: bad image, corners or channels");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    for (int i = 0; i < 8; i++) {
+        if (!std::isfinite(corners[i]) || std::fabs(corners[i]) > 1e6f) {
+            fail(error, IDKCV_INVALID_ARGUMENT, "warp: corners must be finite");
+            return IDKCV_INVALID_ARGUMENT;
+        }
+    }
+    return guarded(error, [&] {
+        cv::Point2f from[4], to[4];
+        for (int i = 0; i < 4; i++) from[i] = cv::Point2f(corners[2 * i], corners[2 * i + 1]);
+        float w = (float)target_width - 1, h = (float)target_height - 1;
+        to[0] = {0, 0};
+        to[1] = {w, 0};
+        to[2] = {w, h};
+        to[3] = {0, h};
+        cv::Mat transform = cv::getPerspectiveTransform(from, to);
+        cv::Mat out = wrap(target, target_width, target_height, target_stride, channels);
+        cv::warpPerspective(wrap(source, width, height, stride, channels), out, transform, out.size(), cv::INTER_LINEAR,
+                            cv::BORDER_REPLICATE);
+        return IDKCV_OK;
+    });
+}
+
+int idkcv_baseline_find(const uint8_t *luma, int width, int height, int stride, float corners[8], int *found,
+                        idkcv_error *error) {
+    if (!validImage(luma, width, height, stride, 1) || !corners || !found) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "baseline: bad image or buffers");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    *found = 0;
+    return guarded(error, [&] {
+        cv::Mat blurred, edges;
+        cv::GaussianBlur(wrap(luma, width, height, stride), blurred, cv::Size(5, 5), 0);
+        cv::Canny(blurred, edges, 75, 200);
+        cv::dilate(edges, edges, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(edges, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        double bestArea = 0;
+        for (const std::vector<cv::Point> &contour : contours) {
+            std::vector<cv::Point> polygon;
+            cv::approxPolyDP(contour, polygon, 0.02 * cv::arcLength(contour, true), true);
+            if (polygon.size() != 4 || !cv::isContourConvex(polygon)) continue;
+            double area = cv::contourArea(polygon);
+            if (area <= bestArea) continue;
+            bestArea = area;
+            std::vector<cv::Point2f> quad;
+            for (const cv::Point &p : polygon) quad.emplace_back((float)p.x, (float)p.y);
+            quad = ordered(quad);
+            for (int i = 0; i < 4; i++) {
+                corners[2 * i] = quad[i].x;
+                corners[2 * i + 1] = quad[i].y;
+            }
+            *found = 1;
+        }
+        return IDKCV_OK;
+    });
+}
+
+} // extern "C"

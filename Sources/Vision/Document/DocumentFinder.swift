@@ -1,0 +1,155 @@
+public import Imaging
+
+/// Finds the document in the frames of a fixed camera: its corners, its class by shape,
+/// whether it is whole, how it lies, and the quality of its own region.
+///
+/// The camera looks at the station's own background, so the finder learns that background
+/// from frames of the empty station (``learnBackground(_:weight:)``) and then looks for
+/// what differs from it; until it has, it looks for closed edge outlines. A quadrilateral
+/// counts as a document when its blob fills it (a hand or a sleeve does not) and its true
+/// aspect ratio is an ICAO size's. Holds OpenCV's scratch images between frames: use one
+/// finder per camera, from one task at a time.
+public final class DocumentFinder {
+    public struct Settings: Hashable, Sendable {
+        /// Width frames are analysed at (corners are then refined on the full frame).
+        public var workingWidth = 320
+        /// The camera's horizontal field of view in degrees (for tilt and true aspect).
+        public var horizontalFieldOfView = 60.0
+        /// How far a true aspect ratio may be from an ICAO size's to count as that size.
+        public var aspectTolerance = 0.07
+        /// The least part of the frame a document covers to be looked at at all.
+        public var minimumArea = 0.02
+        /// The least part of its quadrilateral the blob must fill.
+        public var minimumFill = 0.85
+        /// A corner closer than this part of the frame's width to the border is cut off.
+        public var edgeMargin = 0.01
+
+        public init() {}
+    }
+
+    public let settings: Settings
+    private let finder: OpaquePointer
+
+    public init(settings: Settings = Settings()) throws(VisionError) {
+        self.settings = settings
+        finder = try OpenCV.makeFinder(workingWidth: settings.workingWidth).get()
+    }
+
+    deinit {
+        OpenCV.destroy(finder)
+    }
+
+    /// Frames of the empty station the background model holds (0: none learned).
+    public var backgroundFrames: Int { OpenCV.backgroundFrames(finder) }
+
+    /// Adds a frame of the empty station to the background model.
+    /// - Parameter weight: the frame's share of the model, 0 < weight <= 1 (1 starts afresh).
+    public func learnBackground(_ image: LumaImage, weight: Double = 0.2) throws(VisionError) {
+        guard weight > 0, weight <= 1 else { throw VisionError(kind: .invalidArgument, message: "weight must be in 0...1") }
+        try OpenCV.learn(finder, image, weight: Float(weight)).get()
+    }
+
+    public func forgetBackground() {
+        OpenCV.forget(finder)
+    }
+
+    /// What `image` shows of a document.
+    /// - Parameter measureQuality: whether to measure sharpness and glare on a whole document's region.
+    public func observe(_ image: LumaImage, measureQuality: Bool = true) throws(VisionError) -> DocumentObservation {
+        let candidates = try OpenCV.find(finder, in: image, minimumArea: settings.minimumArea).get()
+        let focalLength = DocumentPose.focalLength(width: image.width, horizontalFieldOfView: settings.horizontalFieldOfView)
+        var documents: [DocumentObservation.Found] = []
+        for candidate in candidates where Double(candidate.fill) >= settings.minimumFill {
+            let c = withUnsafeBytes(of: candidate.corners) { Array($0.bindMemory(to: Float.self)) }
+            let quadrilateral = Quadrilateral((0..<4).map { Point(x: Double(c[2 * $0]), y: Double(c[2 * $0 + 1])) })
+            guard let pose = DocumentPose(quadrilateral, width: image.width, height: image.height, focalLength: focalLength),
+                let documentClass = classify(pose.aspectRatio)
+            else { continue }
+            let margin = settings.edgeMargin * Double(image.width)
+            let whole = candidate.touches_edge == 0 && quadrilateral.isInside(width: image.width, height: image.height, margin: margin)
+            let centre = quadrilateral.centre
+            let offset = Point(x: centre.x - Double(image.width - 1) / 2, y: centre.y - Double(image.height - 1) / 2)
+            documents.append(
+                DocumentObservation.Found(
+                    quadrilateral: quadrilateral, documentClass: documentClass, whole: whole,
+                    areaFraction: quadrilateral.area / Double(image.width * image.height),
+                    centreOffset: (offset.x * offset.x + offset.y * offset.y).squareRoot() / Double(image.width),
+                    pose: pose, quality: nil))
+        }
+        guard var document = documents.first else {
+            return DocumentObservation(width: image.width, height: image.height, document: nil)
+        }
+        if measureQuality && document.whole {
+            document.quality = try Self.quality(of: image, document.quadrilateral, document.documentClass)
+        }
+        return DocumentObservation(width: image.width, height: image.height, document: document, others: documents.count - 1)
+    }
+
+    /// The document's region of `image`, perspective-corrected to its class's size at
+    /// `pixelsPerMillimetre`.
+    public static func crop(
+        _ image: LumaImage, _ quadrilateral: Quadrilateral, as documentClass: DocumentClass,
+        pixelsPerMillimetre: Double = DocumentClass.cropPixelsPerMillimetre
+    ) throws(VisionError) -> LumaImage {
+        let (width, height) = documentClass.cropSize(pixelsPerMillimetre: pixelsPerMillimetre)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        try OpenCV.warp(
+            image.pixels, width: image.width, height: image.height, channels: 1, corners: corners(quadrilateral),
+            into: &pixels, targetWidth: width, targetHeight: height
+        ).get()
+        return LumaImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The same for a colour image (the crop a backend receives).
+    public static func crop(
+        _ image: RGBImage, _ quadrilateral: Quadrilateral, as documentClass: DocumentClass,
+        pixelsPerMillimetre: Double = DocumentClass.cropPixelsPerMillimetre
+    ) throws(VisionError) -> RGBImage {
+        let (width, height) = documentClass.cropSize(pixelsPerMillimetre: pixelsPerMillimetre)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        try OpenCV.warp(
+            image.pixels, width: image.width, height: image.height, channels: 3, corners: corners(quadrilateral),
+            into: &pixels, targetWidth: width, targetHeight: height
+        ).get()
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// The field's usual finder (Canny, contours, approxPolyDP on the full frame), for
+    /// comparison in the benchmark and tests only.
+    public static func baselineQuadrilateral(in image: LumaImage) throws(VisionError) -> Quadrilateral? {
+        guard let c = try OpenCV.baselineFind(image).get() else { return nil }
+        return Quadrilateral((0..<4).map { Point(x: Double(c[2 * $0]), y: Double(c[2 * $0 + 1])) })
+    }
+
+    private func classify(_ aspectRatio: Double) -> DocumentClass? {
+        if (aspectRatio - DocumentClass.td1.aspectRatio).magnitude <= settings.aspectTolerance { return .td1 }
+        if (aspectRatio - DocumentClass.td3.aspectRatio).magnitude <= settings.aspectTolerance { return .td3 }
+        return nil
+    }
+
+    private static func corners(_ quadrilateral: Quadrilateral) -> [Float] {
+        quadrilateral.corners.flatMap { [Float($0.x), Float($0.y)] }
+    }
+
+    /// Sharpness and glare on the region, corrected at ``DocumentQuality/pixelsPerMillimetre``.
+    static func quality(of image: LumaImage, _ quadrilateral: Quadrilateral, _ documentClass: DocumentClass) throws(VisionError) -> DocumentQuality {
+        let region = try crop(image, quadrilateral, as: documentClass, pixelsPerMillimetre: DocumentQuality.pixelsPerMillimetre)
+        let statistics = LumaStatistics(region)
+        func glare(_ zone: (x: Double, y: Double, width: Double, height: Double)) -> Double {
+            let x0 = Int(zone.x * Double(region.width)), y0 = Int(zone.y * Double(region.height))
+            let x1 = min(region.width, x0 + Int(zone.width * Double(region.width)))
+            let y1 = min(region.height, y0 + Int(zone.height * Double(region.height)))
+            guard x1 > x0, y1 > y0 else { return 0 }
+            var bright = 0
+            region.pixels.withUnsafeBufferPointer { p in
+                for y in y0..<y1 {
+                    for x in x0..<x1 where p[y * region.width + x] >= DocumentQuality.glareLevel { bright += 1 }
+                }
+            }
+            return Double(bright) / Double((x1 - x0) * (y1 - y0))
+        }
+        return DocumentQuality(
+            sharpness: statistics.laplacianVariance, glare: glare((0, 0, 1, 1)),
+            glareOverMRZ: glare(documentClass.mrzZone), glareOverPhoto: glare(documentClass.photoZone))
+    }
+}

@@ -1,0 +1,83 @@
+/// What to tell the person holding a document, one thing at a time, from the observations
+/// of successive frames.
+///
+/// The order is fixed, the first that applies wins (docs/vision.md explains each threshold):
+/// 1. nothing found: `centerId`
+/// 2. cut by the frame's edge: `tooClose`
+/// 3. too small: `moveCloser`
+/// 4. off-centre: `centerId`
+/// 5. tilted out of the image plane: `tilt(current:target:)`
+/// 6. rotated in the image plane: `holdStraight`
+/// 7. corners moving over the last frames, or the region blurred: `holdStill`
+/// 8. otherwise `ready`.
+public struct DocumentGuidance: Sendable {
+    public enum State: Hashable, Sendable {
+        case centerId
+        case tooClose
+        case moveCloser
+        /// The document's tilt and the most it may have, in whole degrees.
+        case tilt(current: Int, target: Int)
+        case holdStraight
+        case holdStill
+        case ready
+    }
+
+    public struct Settings: Hashable, Sendable {
+        /// The least part of the frame the document covers.
+        public var minimumArea = 0.12
+        /// The farthest the document's centre may be from the frame's, as a part of its width.
+        public var maximumCentreOffset = 0.18
+        /// The most tilt out of the image plane, in degrees.
+        public var maximumTilt = 15.0
+        /// The most rotation in the image plane, in degrees.
+        public var maximumRotation = 12.0
+        /// Frames over which the corners must stay still.
+        public var stillFrames = 3
+        /// The most a corner may move over those frames, as a part of the document's diagonal.
+        public var maximumCornerMotion = 0.015
+        /// The least sharpness of the corrected region (``DocumentQuality/sharpness``).
+        public var minimumSharpness = 60.0
+
+        public init() {}
+    }
+
+    public let settings: Settings
+    private var recent: [Quadrilateral] = []
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// The guidance for the next frame's observation.
+    public mutating func observe(_ observation: DocumentObservation) -> State {
+        guard let document = observation.document else {
+            recent.removeAll()
+            return .centerId
+        }
+        recent.append(document.quadrilateral)
+        if recent.count > settings.stillFrames { recent.removeFirst(recent.count - settings.stillFrames) }
+        return Self.state(of: document, recent: recent, settings: settings)
+    }
+
+    /// Starts again (a new document, a new side).
+    public mutating func reset() {
+        recent.removeAll()
+    }
+
+    /// The guidance for one observation, with the quadrilaterals of the frames before it.
+    static func state(of document: DocumentObservation.Found, recent: [Quadrilateral], settings: Settings) -> State {
+        if !document.whole { return .tooClose }
+        if document.areaFraction < settings.minimumArea { return .moveCloser }
+        if document.centreOffset > settings.maximumCentreOffset { return .centerId }
+        if document.pose.tiltDegrees > settings.maximumTilt {
+            return .tilt(current: Int(document.pose.tiltDegrees.rounded()), target: Int(settings.maximumTilt.rounded()))
+        }
+        if document.pose.rotationDegrees.magnitude > settings.maximumRotation { return .holdStraight }
+        let motion = recent.map { document.quadrilateral.largestCornerMotion(from: $0) }.max() ?? 0
+        if recent.count < settings.stillFrames || motion > settings.maximumCornerMotion * document.quadrilateral.diagonal {
+            return .holdStill
+        }
+        if let quality = document.quality, quality.sharpness < settings.minimumSharpness { return .holdStill }
+        return .ready
+    }
+}

@@ -1,0 +1,101 @@
+import COpenCV
+import Imaging
+
+/// The one place that calls COpenCV: each function makes one `idkcv_*` call and returns
+/// its result or a ``VisionError`` naming the call.
+enum OpenCV {
+    /// Candidates one search returns at most.
+    static let candidateCapacity = 8
+
+    static func makeFinder(workingWidth: Int) -> Result<OpaquePointer, VisionError> {
+        var error = idkcv_error()
+        guard let finder = idkcv_finder_create(Int32(clamping: workingWidth), &error) else {
+            return .failure(failure(error, call: "idkcv_finder_create"))
+        }
+        return .success(finder)
+    }
+
+    static func destroy(_ finder: OpaquePointer) {
+        idkcv_finder_destroy(finder)
+    }
+
+    static func learn(_ finder: OpaquePointer, _ image: LumaImage, weight: Float) -> Result<Void, VisionError> {
+        guard image.width > 0, image.height > 0 else { return .failure(emptyImage(call: "idkcv_finder_learn")) }
+        var error = idkcv_error()
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            idkcv_finder_learn(finder, p.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), weight, &error)
+        }
+        return code == IDKCV_OK ? .success(()) : .failure(failure(error, call: "idkcv_finder_learn"))
+    }
+
+    static func forget(_ finder: OpaquePointer) {
+        idkcv_finder_forget(finder)
+    }
+
+    static func backgroundFrames(_ finder: OpaquePointer) -> Int {
+        Int(idkcv_finder_background_frames(finder))
+    }
+
+    static func find(_ finder: OpaquePointer, in image: LumaImage, minimumArea: Double) -> Result<[idkcv_candidate], VisionError> {
+        guard image.width > 0, image.height > 0 else { return .failure(emptyImage(call: "idkcv_finder_find")) }
+        var error = idkcv_error()
+        var count: Int32 = 0
+        var candidates = [idkcv_candidate](repeating: idkcv_candidate(), count: candidateCapacity)
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            candidates.withUnsafeMutableBufferPointer { out in
+                idkcv_finder_find(
+                    finder, p.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), Float(minimumArea),
+                    out.baseAddress, Int32(out.count), &count, &error)
+            }
+        }
+        guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_finder_find")) }
+        return .success(Array(candidates.prefix(Int(count))))
+    }
+
+    /// Warps `corners` of `source` (1 or 3 channels of `width`) onto the whole of `target`.
+    static func warp(
+        _ source: [UInt8], width: Int, height: Int, channels: Int, corners: [Float],
+        into target: inout [UInt8], targetWidth: Int, targetHeight: Int
+    ) -> Result<Void, VisionError> {
+        guard width > 0, height > 0, source.count >= width * height * channels else {
+            return .failure(emptyImage(call: "idkcv_warp"))
+        }
+        var error = idkcv_error()
+        let code = source.withUnsafeBufferPointer { s in
+            corners.withUnsafeBufferPointer { c in
+                target.withUnsafeMutableBufferPointer { t in
+                    idkcv_warp(
+                        s.baseAddress, Int32(width), Int32(height), Int32(width * channels), Int32(channels), c.baseAddress,
+                        t.baseAddress, Int32(targetWidth), Int32(targetHeight), Int32(targetWidth * channels), &error)
+                }
+            }
+        }
+        return code == IDKCV_OK ? .success(()) : .failure(failure(error, call: "idkcv_warp"))
+    }
+
+    static func baselineFind(_ image: LumaImage) -> Result<[Float]?, VisionError> {
+        guard image.width > 0, image.height > 0 else { return .failure(emptyImage(call: "idkcv_baseline_find")) }
+        var error = idkcv_error()
+        var corners = [Float](repeating: 0, count: 8)
+        var found: Int32 = 0
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            corners.withUnsafeMutableBufferPointer { c in
+                idkcv_baseline_find(p.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), c.baseAddress, &found, &error)
+            }
+        }
+        guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_baseline_find")) }
+        return .success(found != 0 ? corners : nil)
+    }
+
+    private static func failure(_ error: idkcv_error, call: String) -> VisionError {
+        let message = withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        let kind: VisionError.Kind = Int(error.code) == IDKCV_INVALID_ARGUMENT ? .invalidArgument : .library
+        return VisionError(kind: kind, call: call, message: message.isEmpty ? "failed" : message)
+    }
+
+    private static func emptyImage(call: String) -> VisionError {
+        VisionError(kind: .invalidArgument, call: call, message: "the image is empty")
+    }
+}

@@ -1,0 +1,130 @@
+import Imaging
+import Testing
+import Vision
+
+/// The document finder on frames drawn with known corners (Support/SyntheticScene.swift).
+@Suite("Document finder")
+struct DocumentFinderTests {
+    let scene = SyntheticScene()
+
+    func finder(learned: Bool = true) throws -> DocumentFinder {
+        let finder = try DocumentFinder()
+        if learned {
+            for seed in 0..<4 { try finder.learnBackground(scene.platen(seed: 100 + UInt64(seed)), weight: seed == 0 ? 1 : 0.3) }
+        }
+        return finder
+    }
+
+    @Test("a card on the learned platen: its corners, class and pose")
+    func card() throws {
+        let truth = scene.corners(.init(size: DocumentClass.td1.size))
+        let observation = try finder().observe(scene.frame(seed: 1, pages: [truth]))
+        let document = try #require(observation.document)
+        #expect(document.documentClass == .td1)
+        #expect(document.whole)
+        #expect(document.quadrilateral.jaccardIndex(with: truth) > 0.98)
+        #expect(document.pose.tiltDegrees < 3)
+        #expect(document.pose.rotationDegrees.magnitude < 1)
+        #expect(observation.others == 0)
+        #expect(document.quality != nil)
+    }
+
+    @Test("a passport page, rotated and tilted: class, tilt and rotation measured")
+    func passportTiltedAndRotated() throws {
+        let truth = scene.corners(.init(size: DocumentClass.td3.size, distance: 260, tiltDegrees: 25, rotationDegrees: 18))
+        let document = try #require(try finder().observe(scene.frame(seed: 2, pages: [truth])).document)
+        #expect(document.documentClass == .td3)
+        #expect(document.quadrilateral.jaccardIndex(with: truth) > 0.97)
+        #expect((document.pose.tiltDegrees - 25).magnitude < 4, "tilt \(document.pose.tiltDegrees)")
+        #expect((document.pose.rotationDegrees - 18).magnitude < 3, "rotation \(document.pose.rotationDegrees)")
+    }
+
+    @Test("a card cut by the frame's edge is not whole")
+    func cutByEdge() throws {
+        let truth = scene.corners(.init(size: DocumentClass.td1.size, distance: 140, offset: (40, 0)))
+        let document = try #require(try finder().observe(scene.frame(seed: 3, pages: [truth])).document)
+        #expect(!document.whole)
+        #expect(document.quality == nil)
+    }
+
+    @Test("the empty platen, a phone-shaped slab and a blob are no document")
+    func notDocuments() throws {
+        let finder = try finder()
+        #expect(try finder.observe(scene.platen(seed: 9)).document == nil)
+        let phone = scene.corners(.init(size: (150, 71)))
+        #expect(try finder.observe(scene.frame(seed: 4, pages: [phone], luma: 20)).document == nil)
+        // A hand-like blob: a palm with four fingers (no straight sides, far from filling its outline).
+        var hand = scene.platen(seed: 5)
+        for (cx, cy, rx, ry) in [(640.0, 500.0, 110.0, 130.0), (560, 300, 22, 110), (620, 270, 22, 130), (680, 280, 22, 120), (740, 320, 22, 95)] {
+            for y in 0..<scene.height {
+                for x in 0..<scene.width where ((Double(x) - cx) / rx) * ((Double(x) - cx) / rx) + ((Double(y) - cy) / ry) * ((Double(y) - cy) / ry) <= 1 {
+                    hand.pixels[y * scene.width + x] = 170
+                }
+            }
+        }
+        #expect(try finder.observe(hand).document == nil)
+    }
+
+    @Test("two documents: the larger is the document, the other is counted")
+    func twoDocuments() throws {
+        let large = scene.corners(.init(size: DocumentClass.td3.size, distance: 300, offset: (-60, 0)))
+        let small = scene.corners(.init(size: DocumentClass.td1.size, distance: 300, offset: (85, 0)))
+        let observation = try finder().observe(scene.frame(seed: 6, pages: [large, small]))
+        #expect(observation.document?.documentClass == .td3)
+        #expect(observation.others == 1)
+    }
+
+    @Test("without a learned background, a bright page is found by its edges")
+    func edgesWithoutBackground() throws {
+        let truth = scene.corners(.init(size: DocumentClass.td1.size))
+        let finder = try finder(learned: false)
+        #expect(finder.backgroundFrames == 0)
+        let document = try #require(try finder.observe(scene.frame(seed: 7, pages: [truth])).document)
+        #expect(document.quadrilateral.jaccardIndex(with: truth) > 0.95)
+    }
+
+    @Test("a frame of another size than the background is analysed by edges, not refused")
+    func otherSize() throws {
+        let finder = try finder()
+        var small = SyntheticScene()
+        small.width = 640
+        small.height = 360
+        let truth = small.corners(.init(size: DocumentClass.td1.size))
+        #expect(try finder.observe(small.frame(seed: 8, pages: [truth])).document != nil)
+    }
+
+    @Test("an empty image and a bad weight are typed errors")
+    func errors() throws {
+        let finder = try finder(learned: false)
+        #expect(throws: VisionError.self) { try finder.observe(LumaImage()) }
+        #expect(throws: VisionError.self) { try finder.learnBackground(LumaImage()) }
+        #expect(throws: VisionError.self) { try finder.learnBackground(scene.platen(seed: 1), weight: 0) }
+        #expect(throws: VisionError.self) { try DocumentFinder(settings: { var s = DocumentFinder.Settings(); s.workingWidth = 10; return s }()) }
+    }
+
+    @Test("a black, a white and a noise frame give no document and no error")
+    func degenerateFrames() throws {
+        let finder = try finder()
+        for value: UInt8 in [0, 255] {
+            #expect(try finder.observe(LumaImage(width: 1280, height: 720, pixels: .init(repeating: value, count: 1280 * 720))).document == nil)
+        }
+        var random: UInt64 = 7
+        let noise = LumaImage(width: 1280, height: 720, pixels: (0..<(1280 * 720)).map { _ in
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: random >> 56)
+        })
+        _ = try finder.observe(noise)
+        _ = try finder.observe(LumaImage(width: 3, height: 2, pixels: [1, 2, 3, 4, 5, 6]))
+    }
+
+    @Test("the crop has the class's size at 10 px/mm and shows the page, corner to corner")
+    func crop() throws {
+        let truth = scene.corners(.init(size: DocumentClass.td1.size, tiltDegrees: 10, rotationDegrees: 8))
+        let frame = scene.frame(seed: 1, pages: [truth])
+        let crop = try DocumentFinder.crop(frame, truth, as: .td1)
+        #expect(crop.width == 856 && crop.height == 540)
+        // The page is bright or its bars; the platen (80 +- 12) shows nowhere inside.
+        let inside = (20..<520).flatMap { y in (20..<836).map { x in crop[x, y] } }
+        #expect(inside.filter { $0 < 110 }.count == 0)
+    }
+}
