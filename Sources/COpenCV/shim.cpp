@@ -20,6 +20,9 @@ struct idkcv_finder {
     cv::Mat threshold;  // CV_32F, per pixel
     cv::Size frameSize; // the frame size the model was learned at
     int frames = 0;
+    // What the last find saw.
+    float foreground = 0, change = -1;
+    cv::Mat previous;
     // Scratch, kept between frames.
     cv::Mat small, smallFloat, difference, mask, filled, quadMask;
 };
@@ -237,6 +240,7 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
     cv::absdiff(f->smallFloat, f->mean * gain, f->difference);
     cv::compare(f->difference, f->threshold, f->mask, cv::CMP_GT);
     cv::morphologyEx(f->mask, f->mask, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    f->foreground = (float)cv::countNonZero(f->mask) / (float)(small.cols * small.rows);
     cv::morphologyEx(f->mask, f->mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
 
     std::vector<std::vector<cv::Point>> contours;
@@ -364,6 +368,15 @@ int idkcv_finder_find(idkcv_finder *f, const uint8_t *luma, int width, int heigh
         cv::Size size = workingSize(f, width, height);
         cv::resize(frame, f->small, size, 0, 0, cv::INTER_AREA);
         double scale = (double)width / size.width;
+        if (f->previous.size() == f->small.size()) {
+            cv::Mat change;
+            cv::absdiff(f->small, f->previous, change);
+            f->change = (float)cv::mean(change)[0];
+        } else {
+            f->change = -1;
+        }
+        f->small.copyTo(f->previous);
+        f->foreground = 0;
         std::vector<idkcv_candidate> found;
         if (f->frames > 0 && f->frameSize == cv::Size(width, height))
             findWithBackground(f, frame, scale, minimum_area, found);
@@ -375,6 +388,11 @@ int idkcv_finder_find(idkcv_finder *f, const uint8_t *luma, int width, int heigh
         *count = n;
         return IDKCV_OK;
     });
+}
+
+void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, float *change) {
+    if (foreground) *foreground = finder ? finder->foreground : 0;
+    if (change) *change = finder ? finder->change : -1;
 }
 
 int idkcv_warp(const uint8_t *source, int width, int height, int stride, int channels, const float corners[8],

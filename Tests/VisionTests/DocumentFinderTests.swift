@@ -93,6 +93,31 @@ struct DocumentFinderTests {
         #expect(try finder.observe(small.frame(seed: 8, pages: [truth])).document != nil)
     }
 
+    @Test("learning: an empty frame starts the background, a document never joins it, a still object left behind does")
+    func learning() throws {
+        var settings = DocumentFinder.Settings()
+        settings.relearnFrames = 5
+        let finder = try DocumentFinder(settings: settings)
+        _ = try finder.observe(scene.platen(seed: 1), learning: true)
+        #expect(finder.backgroundFrames == 1)
+        _ = try finder.observe(scene.platen(seed: 2), learning: true)
+        #expect(finder.backgroundFrames == 2)
+        // A document held still for many frames is found every time and taught nothing.
+        let card = scene.frame(seed: 3, pages: [scene.corners(.init(size: DocumentClass.td1.size))])
+        for _ in 0..<8 { #expect(try finder.observe(card, learning: true).document != nil) }
+        #expect(finder.backgroundFrames == 2)
+        // A phone-shaped slab left on the platen becomes the background once it has stayed still.
+        let slab = scene.corners(.init(size: (150, 71), offset: (-80, 0)))
+        let phone = scene.frame(seed: 4, pages: [slab], luma: 20)
+        // (The first of these frames moved from the one before; the next five are still.)
+        for _ in 0..<6 { #expect(try finder.observe(phone, learning: true).document == nil) }
+        #expect(finder.backgroundFrames == 1)
+        // A card placed beside it is then found against the new background.
+        var withSlab = scene.frame(seed: 5, pages: [slab], luma: 20)
+        scene.fill(&withSlab, scene.corners(.init(size: DocumentClass.td1.size, distance: 300, offset: (80, 0))), luma: nil)
+        #expect(try finder.observe(withSlab).document?.documentClass == .td1)
+    }
+
     @Test("an empty image and a bad weight are typed errors")
     func errors() throws {
         let finder = try finder(learned: false)

@@ -81,6 +81,11 @@ int idkcv_finder_find(
     idkcv_finder *finder, const uint8_t *luma, int width, int height, int stride, float minimum_area,
     idkcv_candidate *candidates, int capacity, int *count, idkcv_error *error);
 
+/// What the last idkcv_finder_find saw besides candidates: the part of the working image that
+/// differed from the background (0 without a background) and the mean absolute change of
+/// the working image from the frame before, in luma levels (-1 for the first frame).
+void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, float *change);
+
 /// Warps the quadrilateral `corners` (x0,y0 … x3,y3, in the order of the output's top-left,
 /// top-right, bottom-right, bottom-left) of `source` to the whole of `target` (bilinear).
 /// `channels` is 1 (luma) or 3 (packed RGB) for both images.

@@ -1,15 +1,24 @@
 public import Imaging
+import COpenCV
+import Synchronization
 
 /// Finds the document in the frames of a fixed camera: its corners, its class by shape,
 /// whether it is whole, how it lies, and the quality of its own region.
 ///
 /// The camera looks at the station's own background, so the finder learns that background
-/// from frames of the empty station (``learnBackground(_:weight:)``) and then looks for
-/// what differs from it; until it has, it looks for closed edge outlines. A quadrilateral
-/// counts as a document when its blob fills it (a hand or a sleeve does not) and its true
-/// aspect ratio is an ICAO size's. Holds OpenCV's scratch images between frames: use one
-/// finder per camera, from one task at a time.
-public final class DocumentFinder {
+/// from frames of the empty station and then looks for what differs from it; until it has,
+/// it looks for closed edge outlines. A quadrilateral counts as a document when its blob
+/// fills it (a hand or a sleeve does not) and its true aspect ratio is an ICAO size's.
+///
+/// Learning, when `observe(_:learning:)` is asked to (docs/vision.md):
+/// - with no background yet, a frame in which no document is found starts it;
+/// - a frame with no document and almost no foreground (under `emptyForeground`) joins it
+///   with a small weight (`backgroundDrift`): the light drifts, the platen wears;
+/// - a foreground that stays without a document and without moving for `relearnFrames`
+///   frames becomes the background (something was left on the platen, or the light changed).
+///
+/// Holds OpenCV's model and scratch images between frames behind a lock: one finder per camera.
+public final class DocumentFinder: Sendable {
     public struct Settings: Hashable, Sendable {
         /// Width frames are analysed at (corners are then refined on the full frame).
         public var workingWidth = 320
@@ -23,40 +32,92 @@ public final class DocumentFinder {
         public var minimumFill = 0.85
         /// A corner closer than this part of the frame's width to the border is cut off.
         public var edgeMargin = 0.01
+        /// The share of the background an empty frame gets.
+        public var backgroundDrift = 0.05
+        /// The most foreground (a part of the frame) a frame may have to count as empty.
+        public var emptyForeground = 0.01
+        /// Frames a still foreground without a document lasts before it becomes the background.
+        public var relearnFrames = 75
+        /// The most mean change (luma levels) between two frames that counts as still.
+        public var stillChange = 2.0
 
         public init() {}
     }
 
+    private struct State: ~Copyable {
+        let finder: OpaquePointer
+        var stillForegroundFrames = 0
+    }
+
     public let settings: Settings
-    private let finder: OpaquePointer
+    private let state: Mutex<State>
 
     public init(settings: Settings = Settings()) throws(VisionError) {
         self.settings = settings
-        finder = try OpenCV.makeFinder(workingWidth: settings.workingWidth).get()
+        state = Mutex(State(finder: try OpenCV.makeFinder(workingWidth: settings.workingWidth).get()))
     }
 
     deinit {
-        OpenCV.destroy(finder)
+        state.withLock { OpenCV.destroy($0.finder) }
     }
 
     /// Frames of the empty station the background model holds (0: none learned).
-    public var backgroundFrames: Int { OpenCV.backgroundFrames(finder) }
+    public var backgroundFrames: Int { state.withLock { OpenCV.backgroundFrames($0.finder) } }
 
     /// Adds a frame of the empty station to the background model.
     /// - Parameter weight: the frame's share of the model, 0 < weight <= 1 (1 starts afresh).
     public func learnBackground(_ image: LumaImage, weight: Double = 0.2) throws(VisionError) {
         guard weight > 0, weight <= 1 else { throw VisionError(kind: .invalidArgument, message: "weight must be in 0...1") }
-        try OpenCV.learn(finder, image, weight: Float(weight)).get()
+        try state.withLock { state throws(VisionError) in try OpenCV.learn(state.finder, image, weight: Float(weight)).get() }
     }
 
     public func forgetBackground() {
-        OpenCV.forget(finder)
+        state.withLock { OpenCV.forget($0.finder) }
     }
 
     /// What `image` shows of a document.
-    /// - Parameter measureQuality: whether to measure sharpness and glare on a whole document's region.
-    public func observe(_ image: LumaImage, measureQuality: Bool = true) throws(VisionError) -> DocumentObservation {
-        let candidates = try OpenCV.find(finder, in: image, minimumArea: settings.minimumArea).get()
+    /// - Parameters:
+    ///   - learning: whether the frame may teach the background (see the type's notes).
+    ///   - measureQuality: whether to measure sharpness and glare on a whole document's region.
+    public func observe(_ image: LumaImage, learning: Bool = false, measureQuality: Bool = true) throws(VisionError) -> DocumentObservation {
+        let observation = try state.withLock { state throws(VisionError) in
+            let candidates = try OpenCV.find(state.finder, in: image, minimumArea: settings.minimumArea).get()
+            let observation = interpret(candidates, image: image)
+            if learning { try learn(from: image, observation, state: &state) }
+            return observation
+        }
+        guard var document = observation.document, measureQuality, document.whole else { return observation }
+        document.quality = try Self.quality(of: image, document.quadrilateral, document.documentClass)
+        return DocumentObservation(width: observation.width, height: observation.height, document: document, others: observation.others)
+    }
+
+    private func learn(from image: LumaImage, _ observation: DocumentObservation, state: inout State) throws(VisionError) {
+        guard observation.document == nil else {
+            state.stillForegroundFrames = 0
+            return
+        }
+        let finder = state.finder
+        guard OpenCV.backgroundFrames(finder) > 0 else {
+            try OpenCV.learn(finder, image, weight: 1).get()
+            return
+        }
+        let (foreground, change) = OpenCV.lastFrame(finder)
+        if foreground < settings.emptyForeground {
+            state.stillForegroundFrames = 0
+            try OpenCV.learn(finder, image, weight: Float(settings.backgroundDrift)).get()
+        } else if let change, change <= settings.stillChange {
+            state.stillForegroundFrames += 1
+            if state.stillForegroundFrames >= settings.relearnFrames {
+                state.stillForegroundFrames = 0
+                try OpenCV.learn(finder, image, weight: 1).get()
+            }
+        } else {
+            state.stillForegroundFrames = 0
+        }
+    }
+
+    /// The candidates that are documents, the largest first.
+    private func interpret(_ candidates: [idkcv_candidate], image: LumaImage) -> DocumentObservation {
         let focalLength = DocumentPose.focalLength(width: image.width, horizontalFieldOfView: settings.horizontalFieldOfView)
         var documents: [DocumentObservation.Found] = []
         for candidate in candidates where Double(candidate.fill) >= settings.minimumFill {
@@ -76,13 +137,7 @@ public final class DocumentFinder {
                     centreOffset: (offset.x * offset.x + offset.y * offset.y).squareRoot() / Double(image.width),
                     pose: pose, quality: nil))
         }
-        guard var document = documents.first else {
-            return DocumentObservation(width: image.width, height: image.height, document: nil)
-        }
-        if measureQuality && document.whole {
-            document.quality = try Self.quality(of: image, document.quadrilateral, document.documentClass)
-        }
-        return DocumentObservation(width: image.width, height: image.height, document: document, others: documents.count - 1)
+        return DocumentObservation(width: image.width, height: image.height, document: documents.first, others: max(0, documents.count - 1))
     }
 
     /// The document's region of `image`, perspective-corrected to its class's size at

@@ -52,6 +52,13 @@ enum OpenCV {
         return .success(Array(candidates.prefix(Int(count))))
     }
 
+    /// The foreground part and the change from the frame before, of the last `find`.
+    static func lastFrame(_ finder: OpaquePointer) -> (foreground: Double, change: Double?) {
+        var foreground: Float = 0, change: Float = -1
+        idkcv_finder_last_frame(finder, &foreground, &change)
+        return (Double(foreground), change < 0 ? nil : Double(change))
+    }
+
     /// Warps `corners` of `source` (1 or 3 channels of `width`) onto the whole of `target`.
     static func warp(
         _ source: [UInt8], width: Int, height: Int, channels: Int, corners: [Float],
