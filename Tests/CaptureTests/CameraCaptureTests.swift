@@ -11,9 +11,10 @@ import Synchronization
 import Testing
 import VirtualPassport
 
-/// The camera pipeline on the demo's recordings through the real file camera: the quality
-/// gate waits for the page to come into focus, the chip key comes from the recording's MRZ,
-/// the flash/no-flash pair lights the simulated LED, the preview is small.
+/// The camera pipeline on the demo's recordings through the real file camera: the document
+/// gate waits for the page to lie still on the platen and keeps its crop, the chip key comes
+/// from the recording's MRZ, the flash/no-flash pair lights the simulated LED, the preview
+/// is small.
 @Suite struct CameraCaptureTests {
     static let directory: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-recordings-\(UUID().uuidString)").path
@@ -53,10 +54,13 @@ import VirtualPassport
         let image = try #require(events.images.first)
         #expect(image.side == .front)
         #expect(image.chipAccessKey == Self.chipKey)
+        // The image kept is the page's perspective-corrected crop (a TD3 page at 10 px/mm),
+        // not the 1280x720 frame.
         let size = try JPEGCodec().size(of: image.bytes)
-        #expect(size.width == 1280 && size.height == 880)
-        // The page was blurred at first: the gate said "hold still" before it took it.
+        #expect(size.width == 1250 && size.height == 880, "\(size)")
+        // The platen was empty at first, then the page slid in: the guidance said so.
         let list = events.list.withLock { $0 }
+        #expect(list.contains { if case .update(.extractionState(.centerId)) = $0 { true } else { false } })
         #expect(list.contains { if case .update(.extractionState(.holdStill)) = $0 { true } else { false } })
         #expect(list.contains { if case .evidence(.mrz(let lines)) = $0 { lines == DemoPassport.mrz } else { false } })
         // The preview is display-sized, not the capture.
@@ -78,8 +82,9 @@ import VirtualPassport
     }
 
     /// The pause between the sides of a card is a timer on the capture's clock: the
-    /// recording is paced on a test clock, and the back is taken 1.5 s after the front (and
-    /// the three good frames the gate wants), not sooner, with no sleep in between.
+    /// recording is paced on a test clock, and the back is taken no sooner than 1.5 s after
+    /// the front, and no later than one more pass of the (looping) recording, in which the
+    /// page arrives again, with no sleep in between.
     @Test func theBackIsTakenWhenThePauseIsOverOnTheCapturesClock() async throws {
         let clock = TestClock()
         let capture = CameraCapture(
@@ -102,7 +107,7 @@ import VirtualPassport
         #expect(taken[1].side == .back)
         let gap = taken[1].at - taken[0].at
         #expect(gap >= .milliseconds(1500))
-        #expect(gap <= .milliseconds(1500) + .milliseconds(100) * 4, "\(gap)")
+        #expect(gap <= .milliseconds(1500) + .milliseconds(100) * 12, "\(gap)")
     }
 
     @Test func theFaceComesFromTheFaceRecording() async throws {

@@ -156,7 +156,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: still) }
         let document = IDKioskBinary.run("capture", "--camera", "file:\(folder)", "--out", still)
         #expect(document.status == 0, "\(document.stderr)")
-        #expect(try JPEGCodec().size(of: [UInt8](Data(contentsOf: URL(fileURLWithPath: still)))) == (1280, 880))
+        #expect(try JPEGCodec().size(of: [UInt8](Data(contentsOf: URL(fileURLWithPath: still)))) == (1280, 720))
         let face = IDKioskBinary.run("capture", "--camera", "file:\(folder)", "--out", still, "--purpose", "face")
         #expect(face.status == 0, "\(face.stderr)")
         #expect(try JPEGCodec().size(of: [UInt8](Data(contentsOf: URL(fileURLWithPath: still)))) == (640, 480))

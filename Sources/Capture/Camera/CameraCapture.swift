@@ -2,6 +2,7 @@ import KioskTime
 import Camera
 import Imaging
 import ScanFlow
+public import Vision
 public import Flash
 public import Logging
 
@@ -34,6 +35,10 @@ public struct CameraCapture: CaptureDevice {
         public var jpegQuality: Int
         /// How long frames are ignored after an image: the person turns the card over.
         public var sidePause: Duration
+        /// How documents are found in frames.
+        public var documentFinder = DocumentFinder.Settings()
+        /// When a document counts as placed well enough to take.
+        public var documentGuidance = DocumentGuidance.Settings()
 
         public init(
             name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
@@ -55,6 +60,10 @@ public struct CameraCapture: CaptureDevice {
         var gate: QualityGate.Settings {
             QualityGate.Settings(brightness: brightness, minimumSharpness: minimumSharpness, stableFrames: stableFrames)
         }
+
+        var documentGate: DocumentGate.Settings {
+            DocumentGate.Settings(guidance: documentGuidance, readyFrames: stableFrames)
+        }
     }
 
     let settings: Settings
@@ -64,6 +73,8 @@ public struct CameraCapture: CaptureDevice {
     let metrics: (any CaptureMetrics)?
     let clock: any Clock<Duration>
     let logger: Logger
+    /// The camera's document finder: it keeps the learned platen from one capture to the next.
+    let documentFinder: Result<DocumentFinder, VisionError>
 
     /// - Parameters:
     ///   - flash: the LED for flash/no-flash pairs; nil captures without it.
@@ -81,6 +92,7 @@ public struct CameraCapture: CaptureDevice {
         self.metrics = metrics
         self.clock = clock
         self.logger = logger
+        documentFinder = Result { () throws(VisionError) in try DocumentFinder(settings: settings.documentFinder) }
     }
 
     public func probe() async -> DeviceProbe {
@@ -103,19 +115,28 @@ public struct CameraCapture: CaptureDevice {
         }
         if purpose == .face {
             var face = FaceCapture(request: request, gate: settings.gate, pause: settings.sidePause)
-            await run(&face, source: source, request: request, report: report)
+            await run(&face, source: source, request: request, report: report) { try $0.measure($1) }
         } else {
+            let finder: DocumentFinder
+            switch documentFinder {
+            case .success(let made): finder = made
+            case .failure(let error):
+                report(.lost(reason: "document analysis cannot start: \(error)"))
+                return
+            }
             let mrz = MRZRecording.lines(besides: camera.recording(for: .document))
-            var document = DocumentCapture(request: request, gate: settings.gate, sidePause: settings.sidePause, mrz: mrz)
-            await run(&document, source: source, request: request, report: report)
+            var document = DocumentCapture(request: request, gate: settings.documentGate, sidePause: settings.sidePause, mrz: mrz)
+            await run(&document, source: source, request: request, report: report) { try $0.observeDocument($1, finder: finder) }
         }
     }
 
     /// The frame loop: reads frames until cancelled, feeds the preview and `decisions`, and
     /// performs what they decide.
-    private func run(
-        _ decisions: inout some FrameDecisions, source: any FrameSource, request: CaptureRequest,
-        report: @escaping @Sendable (CaptureEvent) -> Void
+    /// - Parameter measure: what the decisions measure of a frame they ask to measure.
+    private func run<Decisions: FrameDecisions>(
+        _ decisions: inout Decisions, source: any FrameSource, request: CaptureRequest,
+        report: @escaping @Sendable (CaptureEvent) -> Void,
+        measure: (inout FrameProcessor, Frame) throws -> Decisions.Measure
     ) async {
         var processor = FrameProcessor(jpegQuality: settings.jpegQuality, previewWidth: settings.previewWidth)
         let stopwatch = Stopwatch(clock)
@@ -139,7 +160,7 @@ public struct CameraCapture: CaptureDevice {
             var action = decisions.frame(at: now, shutter: request.trigger.hasPress, detectionPaused: request.trigger.isPaused)
             if action == .measure {
                 do {
-                    action = decisions.measured(try processor.measure(frame))
+                    action = decisions.measured(try measure(&processor, frame))
                 } catch {
                     logger.warning("frame could not be analysed", metadata: ["error": "\(error)"])
                     continue
@@ -153,9 +174,10 @@ public struct CameraCapture: CaptureDevice {
             case .take(let shot):
                 if shot.byShutter { _ = request.trigger.takePress() }
                 do {
-                    let jpeg = try processor.encode(frame)
+                    let jpeg = try processor.encode(frame, region: shot.region)
                     if shot.flashPair, let flash,
-                        let lit = await flashImage(after: frame, source: source, flash: flash, processor: &processor, report: report)
+                        let lit = await flashImage(
+                            after: frame, region: shot.region, finder: try? documentFinder.get(), source: source, flash: flash, processor: &processor, report: report)
                     {
                         report(.evidence(.frontWithFlash(jpeg: lit)))
                     }

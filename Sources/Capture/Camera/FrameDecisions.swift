@@ -3,10 +3,12 @@ import ScanFlow
 /// The per-frame decisions of a capture, as a value the frame loop of ``CameraCapture``
 /// feeds and obeys: ``DocumentCapture`` and ``FaceCapture``.
 protocol FrameDecisions {
+    /// What the frame loop measures of a frame these decisions asked to measure.
+    associatedtype Measure
     /// A frame arrived at `now` (the capture's clock, since it began).
     mutating func frame(at now: Duration, shutter: Bool, detectionPaused: Bool) -> FrameAction
     /// The measure of the frame the last action asked to measure.
-    mutating func measured(_ measure: FrameMeasure) -> FrameAction
+    mutating func measured(_ measure: Measure) -> FrameAction
     /// The shot was taken and reported at `now`.
     mutating func taken(at now: Duration)
     /// The shot could not be taken.
@@ -16,7 +18,7 @@ protocol FrameDecisions {
 /// What to do with a frame.
 enum FrameAction: Hashable, Sendable {
     case ignore
-    /// Measure the frame (its luma) and pass the measure to `measured(_:)`.
+    /// Measure the frame (its luma, or the document in it) and pass the measure to `measured(_:)`.
     case measure
     case report(Scan.Update)
     case take(Shot)
@@ -33,4 +35,6 @@ struct Shot: Hashable, Sendable {
     var mrz: [String]?
     /// Whether the person pressed the shutter for it (the loop takes the press).
     var byShutter = false
+    /// The document's region in the frame: the image kept is its perspective-corrected crop.
+    var region: DocumentRegion?
 }

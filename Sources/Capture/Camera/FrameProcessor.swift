@@ -2,7 +2,8 @@ import Imaging
 import Vision
 
 /// The pixel work of a capture, with buffers kept between frames: the quality gate's
-/// measure, the JPEG of a shot, the preview.
+/// measure, the document in a frame, the JPEG of a shot (a document's perspective-corrected
+/// crop), the preview.
 ///
 /// Every use of the frame types and codecs of the capture is here, so the captures' logic
 /// sees only measures and bytes.
@@ -26,8 +27,21 @@ struct FrameProcessor {
         return FrameMeasure(meanLuma: statistics.meanLuma, sharpness: statistics.laplacianVariance)
     }
 
-    /// The frame as JPEG: a camera's own JPEG as it is, anything else encoded.
-    mutating func encode(_ frame: Frame) throws(ImagingError) -> [UInt8] {
+    /// What the frame shows of a document.
+    /// - Parameter learning: whether the frame may teach the finder the empty platen.
+    mutating func observeDocument(_ frame: Frame, finder: DocumentFinder, learning: Bool = true) throws -> DocumentObservation {
+        try PixelConversion.luma(of: frame, into: &luma, codec: codec)
+        return try finder.observe(luma, learning: learning, measureQuality: learning)
+    }
+
+    /// The frame as JPEG: a camera's own JPEG as it is, anything else encoded; with a
+    /// `region`, the perspective-corrected crop of the document there.
+    mutating func encode(_ frame: Frame, region: DocumentRegion? = nil) throws -> [UInt8] {
+        if let region {
+            try PixelConversion.rgb(of: frame, into: &rgb, codec: codec)
+            let crop = try DocumentFinder.crop(rgb, region.quadrilateral, as: region.documentClass)
+            return try codec.encode(crop, quality: jpegQuality)
+        }
         if frame.format.isCompressed { return frame.bytes }
         try PixelConversion.rgb(of: frame, into: &rgb, codec: codec)
         return try codec.encode(rgb, quality: jpegQuality)

@@ -7,13 +7,13 @@ struct FrameMeasure: Hashable, Sendable {
     var sharpness: Double
 }
 
-/// The gate of an automatic capture: brightness and sharpness only, a few good frames in a
-/// row, guidance when it changes.
+/// The gate of an automatic face capture: brightness and sharpness only, a few good frames
+/// in a row, guidance when it changes.
 ///
-/// It does not find the document's outline or a face: the DESIGN's `Vision` module is not
-/// built yet, so it says `centerId`/`centerFace` for a frame too dark or too bright and
-/// `holdStill` otherwise.
-struct QualityGate {
+/// It does not find a face yet (issue #12 brings face detection to `Vision`), so it says
+/// `centerFace` for a frame too dark or too bright and `holdStill` otherwise. Documents
+/// have their own gate, ``DocumentGate``.
+struct QualityGate: ShotGate {
     struct Settings: Hashable, Sendable {
         /// Mean luma an automatic capture accepts.
         var brightness: ClosedRange<Double>
@@ -21,12 +21,6 @@ struct QualityGate {
         var minimumSharpness: Double
         /// Frames in a row that must pass before an automatic capture.
         var stableFrames: Int
-    }
-
-    enum Verdict: Hashable, Sendable {
-        /// Not yet; the guidance, when it changed.
-        case wait(Scan.Update?)
-        case take
     }
 
     let settings: Settings
@@ -40,7 +34,7 @@ struct QualityGate {
         self.outOfRange = outOfRange
     }
 
-    mutating func judge(_ measure: FrameMeasure) -> Verdict {
+    mutating func judge(_ measure: FrameMeasure) -> ShotVerdict {
         let update: Scan.Update
         if !settings.brightness.contains(measure.meanLuma) {
             update = outOfRange
@@ -57,7 +51,6 @@ struct QualityGate {
         return .wait(update == lastUpdate ? nil : update)
     }
 
-    /// Starts again after a capture: the next image needs its own good frames.
     mutating func reset() {
         goodFrames = 0
         lastUpdate = nil

@@ -1,12 +1,12 @@
 import ScanFlow
 
-/// The cycle the document and face captures share: look at frames (through the quality
-/// gate in the automatic modes, for the shutter in the manual ones), take one, then ignore
-/// frames until a pause is over (the person turns the card over, or settles).
+/// The cycle the document and face captures share: look at frames (through their gate in
+/// the automatic modes, for the shutter in the manual ones), take one, then ignore frames
+/// until a pause is over (the person turns the card over, or settles).
 ///
 /// A value told the time (the injected clock's time since the capture began): the pause is
 /// a deadline, not a sleep, so frames keep flowing to the preview meanwhile.
-struct ShotCycle {
+struct ShotCycle<Gate: ShotGate> {
     enum Action: Hashable, Sendable {
         /// Nothing to do with this frame.
         case ignore
@@ -27,10 +27,10 @@ struct ShotCycle {
 
     let automatic: Bool
     let pause: Duration
-    private var gate: QualityGate
+    private(set) var gate: Gate
     private var state = State.looking
 
-    init(automatic: Bool, gate: QualityGate, pause: Duration) {
+    init(automatic: Bool, gate: Gate, pause: Duration) {
         self.automatic = automatic
         self.gate = gate
         self.pause = pause
@@ -59,7 +59,7 @@ struct ShotCycle {
     }
 
     /// What the frame `frame(at:...)` asked about measured.
-    mutating func measured(_ measure: FrameMeasure) -> Action {
+    mutating func measured(_ measure: Gate.Measure) -> Action {
         guard state == .looking else { return .ignore }
         switch gate.judge(measure) {
         case .wait(let update):

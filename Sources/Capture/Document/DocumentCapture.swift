@@ -1,6 +1,7 @@
 import ScanFlow
+import Vision
 
-/// The per-frame decisions of a document capture: the quality gate (or the shutter), one
+/// The per-frame decisions of a document capture: the document gate (or the shutter), one
 /// image per side (front, then back for a two-sided part), and between the sides a pause
 /// for the person to turn the card over, as a deadline on the capture's clock.
 ///
@@ -11,21 +12,20 @@ struct DocumentCapture: FrameDecisions {
     let useFlash: Bool
     let chipAccessKey: ChipAccessKey?
     let mrz: [String]?
-    private var cycle: ShotCycle
+    private var cycle: ShotCycle<DocumentGate>
     private var imagesTaken = 0
 
     /// - Parameters:
     ///   - request: the mode and part; `useFlash` asks for a flash pair of the front.
-    ///   - gate: the quality gate's settings.
+    ///   - gate: the document gate's settings.
     ///   - sidePause: how long frames are ignored after an image.
     ///   - mrz: the MRZ lines read, if any; the chip key comes from them.
-    init(request: CaptureRequest, gate: QualityGate.Settings, sidePause: Duration, mrz: [String]?) {
+    init(request: CaptureRequest, gate: DocumentGate.Settings, sidePause: Duration, mrz: [String]?) {
         part = request.part
         useFlash = request.useFlash
         self.mrz = mrz
         chipAccessKey = MRZRecording.chipKey(mrz)
-        cycle = ShotCycle(
-            automatic: request.mode.isAutomatic, gate: QualityGate(settings: gate, outOfRange: .extractionState(.centerId)), pause: sidePause)
+        cycle = ShotCycle(automatic: request.mode.isAutomatic, gate: DocumentGate(settings: gate), pause: sidePause)
     }
 
     /// The side the next image shows: front then back for a two-sided part.
@@ -36,12 +36,16 @@ struct DocumentCapture: FrameDecisions {
         }
     }
 
+    // The cycle runs before `action` reads it (`action(cycle.measured(...))` would read the
+    // self from before the call).
     mutating func frame(at now: Duration, shutter: Bool, detectionPaused: Bool) -> FrameAction {
-        action(cycle.frame(at: now, shutter: shutter, detectionPaused: detectionPaused))
+        let next = cycle.frame(at: now, shutter: shutter, detectionPaused: detectionPaused)
+        return action(next)
     }
 
-    mutating func measured(_ measure: FrameMeasure) -> FrameAction {
-        action(cycle.measured(measure))
+    mutating func measured(_ observation: DocumentObservation) -> FrameAction {
+        let next = cycle.measured(observation)
+        return action(next)
     }
 
     mutating func taken(at now: Duration) {
@@ -51,7 +55,7 @@ struct DocumentCapture: FrameDecisions {
 
     mutating func notTaken() { cycle.notTaken() }
 
-    private func action(_ action: ShotCycle.Action) -> FrameAction {
+    private func action(_ action: ShotCycle<DocumentGate>.Action) -> FrameAction {
         switch action {
         case .ignore: return .ignore
         case .measure: return .measure
@@ -62,7 +66,8 @@ struct DocumentCapture: FrameDecisions {
             return .take(
                 Shot(
                     side: side, chipAccessKey: isFront ? chipAccessKey : nil, flashPair: isFront && useFlash,
-                    mrz: isFront && imagesTaken == 0 ? mrz : nil, byShutter: byShutter))
+                    mrz: isFront && imagesTaken == 0 ? mrz : nil, byShutter: byShutter,
+                    region: byShutter ? nil : cycle.gate.region))
         }
     }
 }

@@ -6,7 +6,7 @@ import ScanFlow
 /// The liveness loop and the light challenge of DESIGN.md come with the `Vision` module.
 struct FaceCapture: FrameDecisions {
     let part: Credential.Part
-    private var cycle: ShotCycle
+    private var cycle: ShotCycle<QualityGate>
 
     init(request: CaptureRequest, gate: QualityGate.Settings, pause: Duration) {
         part = request.part
@@ -26,7 +26,7 @@ struct FaceCapture: FrameDecisions {
 
     mutating func notTaken() { cycle.notTaken() }
 
-    private func action(_ action: ShotCycle.Action) -> FrameAction {
+    private func action(_ action: ShotCycle<QualityGate>.Action) -> FrameAction {
         switch action {
         case .ignore: .ignore
         case .measure: .measure

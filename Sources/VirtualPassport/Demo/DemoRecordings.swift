@@ -1,22 +1,37 @@
 import Foundation
 import Imaging
 
-/// The recordings `make demo` replays through the file camera: a passport data page that
-/// comes into focus (with its MRZ beside it, `document.mrz`, standing in for the MRZ reader)
-/// and a face. They are drawn here, not fetched: a page with a guilloche, a photo, text
-/// bars and the MRZ in a 5x7 dot font; a face as an oval with eyes and a mouth.
+/// The recordings `make demo` replays through the file camera: a passport data page placed
+/// on the station's platen (with its MRZ beside it, `document.mrz`, standing in for the MRZ
+/// reader) and a face. They are drawn here, not fetched: a page with a guilloche, a photo,
+/// text bars and the MRZ in a 5x7 dot font; a face as an oval with eyes and a mouth.
 public enum DemoRecordings {
+    /// Frame size of the document recording.
+    static let frameSize = (width: 1280, height: 720)
+
     /// Writes `document.mjpeg`, `document.mrz` and `face.mjpeg` into `directory`.
+    ///
+    /// The document recording is what a fixed camera over the platen sees: the empty platen
+    /// (a sixth of the frames), the page sliding in blurred (another sixth), then the page
+    /// lying still with a pixel of camera jitter.
     public static func write(to directory: String, mrz: [String], frames: Int = 24) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let codec = JPEGCodec()
         var document: [UInt8] = []
-        let page = dataPage(mrz: mrz)
+        let page = scaled(dataPage(mrz: mrz), width: 700, height: 481)
+        let empty = platen()
+        let arriving = max(1, frames / 6)
         for index in 0..<frames {
-            // The first third arrives blurred (the person is still placing it), then it is sharp.
-            let blur = index < frames / 3 ? 6 - index * 6 / max(1, frames / 3) : 0
-            let shifted = shift(page, dx: (index % 5) - 2, dy: (index % 3) - 1)
-            document += try codec.encode(blur > 0 ? boxBlur(shifted, radius: blur) : shifted, quality: 85)
+            var frame = empty
+            let (x, y) = (290, 120)
+            if index >= 2 * arriving {
+                paste(page, into: &frame, x: x + (index % 3) - 1, y: y + (index % 2))
+            } else if index >= arriving {
+                // Sliding in from the right, out of focus.
+                let step = index - arriving + 1
+                paste(boxBlur(page, radius: 4), into: &frame, x: x + 600 * (arriving - step + 1) / (arriving + 1), y: y)
+            }
+            document += try codec.encode(frame, quality: 85)
         }
         try Data(document).write(to: URL(fileURLWithPath: directory + "/document.mjpeg"))
         try (mrz.joined(separator: "\n") + "\n").write(toFile: directory + "/document.mrz", atomically: true, encoding: .utf8)
@@ -25,6 +40,43 @@ public enum DemoRecordings {
             face += try codec.encode(portrait(width: 640, height: 480, tilt: (index % 7) - 3), quality: 85)
         }
         try Data(face).write(to: URL(fileURLWithPath: directory + "/face.mjpeg"))
+    }
+
+    /// The empty platen: dark matte felt (what docs/vision.md recommends: documents stand out
+    /// against it), lighter towards the middle.
+    static func platen() -> RGBImage {
+        let (width, height) = frameSize
+        var image = RGBImage(width: width, height: height)
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let dx = Double(x - width / 2) / Double(width), dy = Double(y - height / 2) / Double(height)
+                    let shade = 40 - Int((dx * dx + dy * dy) * 30) + ((x * 7 + y * 13) % 5) - 2
+                    let i = (y * width + x) * 3
+                    p[i] = UInt8(clamping: shade)
+                    p[i + 1] = UInt8(clamping: shade + 2)
+                    p[i + 2] = UInt8(clamping: shade + 4)
+                }
+            }
+        }
+        return image
+    }
+
+    /// `image` resized to `width` x `height` by averaging the source pixels under each target pixel.
+    static func scaled(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+        var out = RGBImage(width: width, height: height)
+        for y in 0..<height {
+            let y0 = y * image.height / height, y1 = max(y0 + 1, (y + 1) * image.height / height)
+            for x in 0..<width {
+                let x0 = x * image.width / width, x1 = max(x0 + 1, (x + 1) * image.width / width)
+                for channel in 0..<3 {
+                    var sum = 0
+                    for sy in y0..<y1 { for sx in x0..<x1 { sum += Int(image.pixels[(sy * image.width + sx) * 3 + channel]) } }
+                    out.pixels[(y * width + x) * 3 + channel] = UInt8(sum / ((y1 - y0) * (x1 - x0)))
+                }
+            }
+        }
+        return out
     }
 
     // MARK: Drawing
