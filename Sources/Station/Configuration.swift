@@ -22,6 +22,7 @@ public struct Configuration: Hashable, Sendable {
     public var display = DisplaySection()
     public var status = StatusSection()
     public var chip = ChipSection()
+    public var vision = VisionSection()
 
     public init() {}
 
@@ -103,7 +104,7 @@ public struct Configuration: Hashable, Sendable {
         var config = Configuration()
         guard let root else { return config }  // an empty file means all defaults
         let r = NodeReader(file: file)
-        let top = try r.mapping(root, at: "", allowed: ["station", "log", "reader", "camera", "flash"] + Self.serveSections)
+        let top = try r.mapping(root, at: "", allowed: ["station", "log", "reader", "camera", "flash", "vision"] + Self.serveSections)
 
         if let node = top["station"] {
             let station = try r.mapping(node, at: "station", allowed: ["name"])
@@ -148,6 +149,7 @@ public struct Configuration: Hashable, Sendable {
                 config.camera.minimumSharpness = try r.integer(sharpness, at: "camera.min-sharpness", in: 1...100_000)
             }
         }
+        if let node = top["vision"] { try parseVision(node, into: &config, r) }
         if let node = top["flash"] {
             let flash = try r.mapping(node, at: "flash", allowed: ["chip", "line", "maximum-on-ms", "simulated"])
             if let chip = flash["chip"] {

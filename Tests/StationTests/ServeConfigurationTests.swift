@@ -1,5 +1,6 @@
 import Foundation
-import Station
+@testable import Station
+import Capture
 import Testing
 
 /// The sections `idkiosk serve` reads: defaults, a full file, and errors that name the key.
@@ -56,6 +57,41 @@ import Testing
         #expect(config.status.port == 9001)
     }
 
+    @Test func theVisionSectionSetsTheDocumentGuidance() throws {
+        let config = try Configuration.parse("""
+            vision:
+              models: /var/lib/idkiosk/models
+              document:
+                field-of-view: 75
+                min-area-percent: 20
+                max-centre-offset-percent: 10
+                max-tilt: 8
+                max-rotation: 5
+                still-frames: 4
+                max-corner-motion-permille: 10
+                min-sharpness: 90
+                ready-frames: 2
+            """)
+        #expect(config.vision.models == "/var/lib/idkiosk/models")
+        var settings = CameraCapture.Settings(name: "")
+        config.vision.document.apply(to: &settings)
+        #expect(settings.documentFinder.horizontalFieldOfView == 75)
+        #expect(settings.documentGuidance.minimumArea == 0.2)
+        #expect(settings.documentGuidance.maximumCentreOffset == 0.1)
+        #expect(settings.documentGuidance.maximumTilt == 8)
+        #expect(settings.documentGuidance.maximumRotation == 5)
+        #expect(settings.documentGuidance.stillFrames == 4)
+        #expect(settings.documentGuidance.maximumCornerMotion == 0.01)
+        #expect(settings.documentGuidance.minimumSharpness == 90)
+        #expect(settings.documentReadyFrames == 2)
+        // The defaults are Vision's own.
+        var defaults = CameraCapture.Settings(name: "")
+        let untouched = defaults
+        try Configuration.parse("").vision.document.apply(to: &defaults)
+        #expect(defaults.documentGuidance == untouched.documentGuidance)
+        #expect(defaults.documentFinder == untouched.documentFinder)
+    }
+
     @Test(arguments: [
         ("journey:\n  workflow: selfie-only\n", "journey.workflow"),
         ("journey:\n  start: [card, wave]\n", "journey.start"),
@@ -70,6 +106,9 @@ import Testing
         ("backend:\n  url: https://b.example\n  spki-pins: [not-a-pin]\n", "backend.spki-pins"),
         ("backend:\n  url: http://b.example\n  spki-pins: [\"47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\"]\n", "backend.spki-pins"),
         ("journey:\n  bogus: 1\n", "journey.bogus"),
+        ("vision:\n  models: models\n", "vision.models"),
+        ("vision:\n  document:\n    max-tilt: 90\n", "vision.document.max-tilt"),
+        ("vision:\n  document:\n    min-area: 12\n", "vision.document.min-area"),
     ])
     func errorsNameTheKey(yaml: String, key: String) {
         do {

@@ -39,6 +39,8 @@ public struct CameraCapture: CaptureDevice {
         public var documentFinder = DocumentFinder.Settings()
         /// When a document counts as placed well enough to take.
         public var documentGuidance = DocumentGuidance.Settings()
+        /// Frames in a row a document must be ready for before it is taken.
+        public var documentReadyFrames = 3
 
         public init(
             name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
@@ -62,7 +64,7 @@ public struct CameraCapture: CaptureDevice {
         }
 
         var documentGate: DocumentGate.Settings {
-            DocumentGate.Settings(guidance: documentGuidance, readyFrames: stableFrames)
+            DocumentGate.Settings(guidance: documentGuidance, readyFrames: documentReadyFrames)
         }
     }
 

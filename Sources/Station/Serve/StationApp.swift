@@ -124,9 +124,11 @@ public struct StationApp: Sendable {
             logger.error("flash unavailable: documents are captured without it", metadata: ["error": "\(error)"])
         }
         let preview = PreviewFeed()
+        var cameraSettings = CameraCapture.Settings(
+            name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond, minimumSharpness: Double(c.camera.minimumSharpness))
+        c.vision.document.apply(to: &cameraSettings)
         let camera = CameraCapture(
-            settings: .init(
-                name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond, minimumSharpness: Double(c.camera.minimumSharpness)),
+            settings: cameraSettings,
             flash: flash, preview: preview,
             metrics: metrics, clock: ContinuousClock(), logger: logger)
         var trustStore: TrustStore?

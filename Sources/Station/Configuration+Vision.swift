@@ -1,0 +1,71 @@
+import Capture
+import Yams
+
+extension Configuration {
+    /// What the station's vision needs: where its model files are, and the thresholds of
+    /// the document guidance (docs/vision.md explains each).
+    public struct VisionSection: Hashable, Sendable {
+        /// The folder holding the vision models (`make vision-models` writes one).
+        public var models = "/usr/share/idkiosk/models"
+        public var document = DocumentVisionSection()
+    }
+
+    public struct DocumentVisionSection: Hashable, Sendable {
+        /// The camera's horizontal field of view, in degrees.
+        public var fieldOfView = 60
+        /// The least part of the frame a document covers, in percent.
+        public var minimumAreaPercent = 12
+        /// The farthest a document's centre may be from the frame's, in percent of its width.
+        public var maximumCentreOffsetPercent = 18
+        /// The most tilt out of the image plane, in degrees.
+        public var maximumTilt = 15
+        /// The most rotation in the image plane, in degrees.
+        public var maximumRotation = 12
+        /// Frames over which the corners must stay still.
+        public var stillFrames = 3
+        /// The most a corner may move over those frames, in thousandths of the document's diagonal.
+        public var maximumCornerMotionPermille = 15
+        /// The least sharpness of the document's corrected region.
+        public var minimumSharpness = 60
+        /// Frames in a row the document must be ready for before it is taken.
+        public var readyFrames = 3
+    }
+
+    static func parseVision(_ node: Node, into config: inout Configuration, _ r: NodeReader) throws(ConfigurationError) {
+        let vision = try r.mapping(node, at: "vision", allowed: ["models", "document"])
+        if let models = vision["models"] {
+            config.vision.models = try r.string(models, at: "vision.models", allowed: "an absolute path") { $0.hasPrefix("/") }
+        }
+        guard let node = vision["document"] else { return }
+        let keys: [(String, WritableKeyPath<DocumentVisionSection, Int>, ClosedRange<Int>)] = [
+            ("field-of-view", \.fieldOfView, 20...170),
+            ("min-area-percent", \.minimumAreaPercent, 1...90),
+            ("max-centre-offset-percent", \.maximumCentreOffsetPercent, 1...50),
+            ("max-tilt", \.maximumTilt, 1...60),
+            ("max-rotation", \.maximumRotation, 1...45),
+            ("still-frames", \.stillFrames, 1...30),
+            ("max-corner-motion-permille", \.maximumCornerMotionPermille, 1...200),
+            ("min-sharpness", \.minimumSharpness, 0...100_000),
+            ("ready-frames", \.readyFrames, 1...30),
+        ]
+        let document = try r.mapping(node, at: "vision.document", allowed: keys.map(\.0))
+        for (name, path, range) in keys {
+            if let value = document[name] { config.vision.document[keyPath: path] = try r.integer(value, at: "vision.document.\(name)", in: range) }
+        }
+    }
+}
+
+extension Configuration.DocumentVisionSection {
+    /// Sets the camera's document finding and guidance from this section.
+    func apply(to settings: inout CameraCapture.Settings) {
+        settings.documentFinder.horizontalFieldOfView = Double(fieldOfView)
+        settings.documentGuidance.minimumArea = Double(minimumAreaPercent) / 100
+        settings.documentGuidance.maximumCentreOffset = Double(maximumCentreOffsetPercent) / 100
+        settings.documentGuidance.maximumTilt = Double(maximumTilt)
+        settings.documentGuidance.maximumRotation = Double(maximumRotation)
+        settings.documentGuidance.stillFrames = stillFrames
+        settings.documentGuidance.maximumCornerMotion = Double(maximumCornerMotionPermille) / 1000
+        settings.documentGuidance.minimumSharpness = Double(minimumSharpness)
+        settings.documentReadyFrames = readyFrames
+    }
+}
