@@ -62,6 +62,7 @@ let package = Package(
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // OpenCV core and imgproc (Debian's 4.6) behind a C API: Vision's document finding and warping.
         .target(
@@ -81,7 +82,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Frames, pixel formats, conversion, JPEG and JPEG 2000: no device, network or flow module.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG"], swiftSettings: strict),
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG"], swiftSettings: strict),
         // What a frame shows (documents, their MRZ); pure like Imaging: frames in, values out.
         .target(name: "Vision", dependencies: ["Imaging", "COpenCV"], swiftSettings: strict),
         .target(

@@ -7,7 +7,7 @@ packages=(
     # build
     pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
     # Vision: OpenCV core and imgproc behind the COpenCV shim
-    libopencv-dev
+    libopencv-dev libpng-dev
     # the camera benchmark's baseline (libv4lconvert)
     libv4l-dev
     # the real PC/SC stack the tests and the demo use
