@@ -278,7 +278,7 @@ void findWithEdges(idkcv_finder *f, const cv::Mat &frame, double scale, double m
                    std::vector<idkcv_candidate> &found) {
     cv::Mat &small = f->small;
     cv::GaussianBlur(small, f->difference, cv::Size(3, 3), 0);
-    cv::Canny(f->difference, f->mask, 40, 120);
+    cv::Canny(f->difference, f->mask, 20, 60);
     cv::dilate(f->mask, f->mask, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);

@@ -1,4 +1,4 @@
-import Capture
+public import Capture
 import Yams
 
 extension Configuration {
@@ -57,7 +57,7 @@ extension Configuration {
 
 extension Configuration.DocumentVisionSection {
     /// Sets the camera's document finding and guidance from this section.
-    func apply(to settings: inout CameraCapture.Settings) {
+    public func apply(to settings: inout CameraCapture.Settings) {
         settings.documentFinder.horizontalFieldOfView = Double(fieldOfView)
         settings.documentGuidance.minimumArea = Double(minimumAreaPercent) / 100
         settings.documentGuidance.maximumCentreOffset = Double(maximumCentreOffsetPercent) / 100

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Station
+import Station
 import Capture
 import Testing
 
