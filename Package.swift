@@ -297,6 +297,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // LoopbackBackend: the reference backend on loopback, for the backend's and the station's tests.
                 "Backend", "ReferenceBackend",
+                // VisionDataSet and DocumentEvaluation: the generated vision data, for tests and benchmarks.
+                "Imaging", "Vision",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -351,7 +353,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging"], swiftSettings: strict),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",

@@ -1,0 +1,108 @@
+import Foundation
+public import Imaging
+public import Vision
+
+/// The generated vision test data (`scripts/vision-data/generate.py`, docs/vision-data.md):
+/// camera scenes with their ground truth, by split, and the empty-station frames to learn
+/// each background from.
+public struct VisionDataSet: Sendable {
+    /// The splits: tune on `train` and `dev`; report `heldout`, never tune on it.
+    public enum Split: String, Sendable, CaseIterable {
+        case train, dev, heldout
+    }
+
+    /// One scene's ground truth.
+    public struct Scene: Sendable {
+        public var name: String
+        public var width: Int
+        public var height: Int
+        public var background: String
+        public var documentClass: DocumentClass?
+        public var side: String?
+        /// Corners in the order of ``Quadrilateral`` (possibly outside the frame).
+        public var corners: Quadrilateral?
+        public var whole: Bool
+        public var mrz: [String]?
+        /// What was placed instead of a document (`hand`, `phone`, `book`, `photo`), if anything.
+        public var negative: String?
+        /// The guidance the scene alone should give: `none` (no document), `centerId`,
+        /// `tooClose`, `moveCloser`, `tilt`, `holdStraight` or `ready`.
+        public var expected: String
+        public var blurPixels: Double
+        public var path: String
+    }
+
+    public let root: String
+
+    /// The data set under `root` (default: `.cache/vision-data` of the package, or
+    /// `IDKIOSK_VISION_DATA`); nil when it has not been generated.
+    public init?(root: String? = nil) {
+        let path = root ?? ProcessInfo.processInfo.environment["IDKIOSK_VISION_DATA"] ?? Self.packageRoot + "/.cache/vision-data"
+        guard FileManager.default.fileExists(atPath: path + "/scenes") else { return nil }
+        self.root = path
+    }
+
+    /// Why a test that needs the data skips.
+    public static let missing = "the generated vision data (.cache/vision-data): run `make vision-data`"
+
+    static var packageRoot: String {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }
+
+    /// The scenes of a split, in name order.
+    public func scenes(_ split: Split) throws -> [Scene] {
+        let folder = root + "/scenes/" + split.rawValue
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
+        return try names.map { name in
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            let truth = try JSONDecoder().decode(SceneFile.self, from: data)
+            let stem = String(name.dropLast(".json".count))
+            let corners = truth.document.map { Quadrilateral($0.corners.map { Point(x: $0[0], y: $0[1]) }) }
+            return Scene(
+                name: split.rawValue + "/" + stem, width: truth.size[0], height: truth.size[1], background: truth.background,
+                documentClass: truth.document.flatMap { DocumentClass(rawValue: $0.class) }, side: truth.document?.side,
+                corners: corners, whole: truth.document?.whole ?? false, mrz: truth.document?.mrz, negative: truth.negative,
+                expected: truth.expected, blurPixels: truth.document?.blur_px ?? 0, path: folder + "/" + stem + ".jpg")
+        }
+    }
+
+    /// The scene's frame as luma.
+    public func luma(_ scene: Scene) throws -> LumaImage {
+        var image = LumaImage()
+        try JPEGCodec(fastDecode: false).decodeLuma([UInt8](Data(contentsOf: URL(fileURLWithPath: scene.path))), into: &image)
+        return image
+    }
+
+    /// The empty-station frames of a background at a size (camera noise and JPEG, like the scenes).
+    public func idleFrames(background: String, width: Int, height: Int) throws -> [LumaImage] {
+        let folder = root + "/backgrounds"
+        let prefix = "\(background)-\(width)x\(height)-idle-"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) && $0.hasSuffix(".jpg") }.sorted()
+        return try names.map { name in
+            var image = LumaImage()
+            try JPEGCodec(fastDecode: false).decodeLuma([UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))), into: &image)
+            return image
+        }
+    }
+
+    /// The path of a recorded sequence (`NAME.mjpeg`) and its per-frame ground truth.
+    public func sequence(_ name: String) -> String { root + "/sequences/" + name + ".mjpeg" }
+
+    private struct SceneFile: Decodable {
+        struct Document: Decodable {
+            var `class`: String
+            var side: String?
+            var corners: [[Double]]
+            var whole: Bool
+            var mrz: [String]?
+            var blur_px: Double?
+        }
+        var size: [Int]
+        var background: String
+        var document: Document?
+        var negative: String?
+        var expected: String
+    }
+}
