@@ -9,11 +9,14 @@ that the recorded corners are where the document was drawn: the page is drawn ag
 its seed and its agreement with the frame at the recorded corners must not fall behind
 (by more than 0.02) the same corners moved by a few pixels or scaled by 3%. Prints counts; exits 1 on any failure. Prints no MRZ text.
 """
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts in the worktree
+
 import argparse
 import json
 import math
 import os
-import sys
 from collections import Counter
 
 import cv2

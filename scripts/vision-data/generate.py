@@ -7,6 +7,10 @@ Deterministic (fixed seeds, one thread); regenerates only when the generator's s
 changed (a stamp file holds their hash) or when --force is given. The demo recording is
 regenerated when its MRZ changes. Prints no MRZ text.
 """
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts in the worktree
+
 import argparse
 import hashlib
 import json
@@ -14,7 +18,6 @@ import math
 import os
 import random
 import shutil
-import sys
 import time
 
 import cv2
