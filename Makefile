@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench pcscd-start pcscd-stop unit
+.PHONY: test demo demo-auto build bench pcscd-start pcscd-stop unit vision-data
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -27,6 +27,12 @@ pcscd-start:
 
 pcscd-stop:
 	scripts/pcscd-vpcd.sh stop
+
+## vision-data: the generated vision test data in .cache/vision-data (docs/vision-data.md);
+## made again only when scripts/vision-data changes, then checked
+vision-data:
+	/usr/bin/python3 scripts/vision-data/generate.py
+	/usr/bin/python3 scripts/vision-data/check.py --quick
 
 ## bench: performance figures, each compared with a baseline taken in the same run
 bench:

@@ -20,6 +20,10 @@ packages=(
     chromium chromium-driver fonts-dejavu-core
     # the TLS pinning tests make their certificates with the openssl command
     openssl
+    # the generated vision test data (scripts/vision-data, run by Debian's /usr/bin/python3):
+    # OpenCV, numpy, PIL, scikit-image (its sample photographs too), the OCR-B font of the
+    # MRZ, OpenCV's sample photographs (DejaVu comes with the browser tests above)
+    python3-numpy python3-opencv python3-pil python3-skimage fonts-ocr-b opencv-doc
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.
