@@ -152,6 +152,8 @@ float bilinear(const cv::Mat &image, float x, float y) {
     return (1 - fy) * ((1 - fx) * r0[x0] + fx * r0[x0 + 1]) + fy * ((1 - fx) * r1[x0] + fx * r1[x0 + 1]);
 }
 
+void intersect(const cv::Vec4f lines[4], const bool fitted[4], std::vector<cv::Point2f> &quad, float limit);
+
 /// Fits each side of `quad` (frame pixels) to the strongest edge across it within `reach`
 /// pixels, robustly (a finger over part of a side moves few samples), and intersects the
 /// fitted lines. Returns how many sides were fitted.
@@ -190,6 +192,13 @@ int refine(const cv::Mat &frame, std::vector<cv::Point2f> &quad, float reach) {
         fitted[i] = true;
         if ((int)points.size() >= samples * 3 / 4) sides++;
     }
+    intersect(lines, fitted, quad, reach * 3);
+    return sides;
+}
+
+/// Intersects the lines (vx, vy, x0, y0) fitted to consecutive sides into corners; a corner
+/// whose sides are parallel, or that lands farther than `limit` from where it was, stays.
+void intersect(const cv::Vec4f lines[4], const bool fitted[4], std::vector<cv::Point2f> &quad, float limit) {
     std::vector<cv::Point2f> corners = quad;
     for (int i = 0; i < 4; i++) {
         int previousSide = (i + 3) % 4;
@@ -199,10 +208,41 @@ int refine(const cv::Mat &frame, std::vector<cv::Point2f> &quad, float reach) {
         if (std::fabs(denominator) < 1e-4f) continue;
         float t = ((l2[2] - l1[2]) * l2[1] - (l2[3] - l1[3]) * l2[0]) / denominator;
         cv::Point2f corner(l1[2] + l1[0] * t, l1[3] + l1[1] * t);
-        if (cv::norm(corner - quad[i]) <= reach * 3) corners[i] = corner;
+        if (cv::norm(corner - quad[i]) <= limit) corners[i] = corner;
     }
     quad = corners;
-    return sides;
+}
+
+/// Fits each side of a working-size quadrilateral to the outline points nearest it,
+/// leaving out the ends of each side (rounded card corners, a shadow's bulge), so the
+/// corners are where the straight edges meet rather than where approxPolyDP cut.
+void fitToOutline(const std::vector<cv::Point> &outline, std::vector<cv::Point2f> &quad) {
+    std::vector<cv::Point2f> points[4];
+    for (const cv::Point &p : outline) {
+        cv::Point2f q((float)p.x, (float)p.y);
+        int best = -1;
+        float bestDistance = 1e9f;
+        for (int i = 0; i < 4; i++) {
+            cv::Point2f a = quad[i], b = quad[(i + 1) % 4], d = b - a;
+            float length2 = d.dot(d);
+            if (length2 < 1) continue;
+            float t = (q - a).dot(d) / length2;
+            if (t < 0.12f || t > 0.88f) continue;
+            float distance = std::fabs(d.x * (q.y - a.y) - d.y * (q.x - a.x)) / std::sqrt(length2);
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = i;
+            }
+        }
+        if (best >= 0 && bestDistance <= 6) points[best].push_back(q);
+    }
+    cv::Vec4f lines[4];
+    bool fitted[4];
+    for (int i = 0; i < 4; i++) {
+        fitted[i] = points[i].size() >= 8;
+        if (fitted[i]) cv::fitLine(points[i], lines[i], cv::DIST_HUBER, 0, 0.01, 0.01);
+    }
+    intersect(lines, fitted, quad, 12);
 }
 
 /// Scales a working-size quadrilateral to the frame, orders and refines it, and adds it to
@@ -211,7 +251,8 @@ void add(const cv::Mat &frame, std::vector<cv::Point2f> quad, double scale, doub
          double fill, double excess, std::vector<idkcv_candidate> &found) {
     for (cv::Point2f &p : quad) p = cv::Point2f((float)((p.x + 0.5) * scale - 0.5), (float)((p.y + 0.5) * scale - 0.5));
     quad = ordered(quad);
-    int sides = refine(frame, quad, (float)std::max(4.0, 2.5 * scale));
+    refine(frame, quad, (float)std::max(4.0, 2.5 * scale));
+    int sides = refine(frame, quad, (float)std::max(3.0, 1.5 * scale));
     idkcv_candidate candidate{};
     for (int i = 0; i < 4; i++) {
         candidate.corners[2 * i] = quad[i].x;
@@ -236,7 +277,7 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
     cv::Mat mean8;
     f->mean.convertTo(mean8, CV_8U);
     double backgroundMedian = median(mean8, ring);
-    double gain = backgroundMedian > 4 ? std::clamp(median(small, ring) / backgroundMedian, 0.6, 1.6) : 1.0;
+    double gain = backgroundMedian > 4 ? std::clamp(median(small, ring) / backgroundMedian, 0.25, 4.0) : 1.0;
     cv::absdiff(f->smallFloat, f->mean * gain, f->difference);
     cv::compare(f->difference, f->threshold, f->mask, cv::CMP_GT);
     cv::morphologyEx(f->mask, f->mask, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
@@ -244,7 +285,7 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
     cv::morphologyEx(f->mask, f->mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
 
     std::vector<std::vector<cv::Point>> contours;
-    cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
     double workingArea = (double)small.cols * small.rows;
     f->filled.create(small.size(), CV_8U);
     f->quadMask.create(small.size(), CV_8U);
@@ -254,6 +295,7 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
         std::vector<cv::Point> hull;
         cv::convexHull(contour, hull);
         std::vector<cv::Point2f> quad = quadrilateral(hull);
+        fitToOutline(contour, quad);
         cv::Rect bounds = cv::boundingRect(contour);
         bool touches = bounds.x <= 1 || bounds.y <= 1 || bounds.x + bounds.width >= small.cols - 1 ||
                        bounds.y + bounds.height >= small.rows - 1;
@@ -281,7 +323,7 @@ void findWithEdges(idkcv_finder *f, const cv::Mat &frame, double scale, double m
     cv::Canny(f->difference, f->mask, 20, 60);
     cv::dilate(f->mask, f->mask, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
     std::vector<std::vector<cv::Point>> contours;
-    cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+    cv::findContours(f->mask, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
     double workingArea = (double)small.cols * small.rows;
     for (const std::vector<cv::Point> &contour : contours) {
         std::vector<cv::Point> hull;
@@ -289,6 +331,7 @@ void findWithEdges(idkcv_finder *f, const cv::Mat &frame, double scale, double m
         double hullArea = cv::contourArea(hull);
         if (hullArea < workingArea * minimumArea * 0.5) continue;
         std::vector<cv::Point2f> quad = quadrilateral(hull);
+        fitToOutline(contour, quad);
         cv::Rect bounds = cv::boundingRect(contour);
         bool touches = bounds.x <= 1 || bounds.y <= 1 || bounds.x + bounds.width >= small.cols - 1 ||
                        bounds.y + bounds.height >= small.rows - 1;

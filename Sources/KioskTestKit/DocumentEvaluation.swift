@@ -20,6 +20,8 @@ public struct DocumentEvaluation: Sendable {
     /// Labels and the guidance given, as "label -> given" counts.
     public var guidance: [String: Int] = [:]
     public var guidanceAgreed = 0
+    /// The scenes whose guidance differed from the label: "name: label -> given".
+    public var disagreements: [String] = []
     public var scenes = 0
     /// Milliseconds of each `observe` call.
     public var milliseconds: [Double] = []
@@ -29,7 +31,7 @@ public struct DocumentEvaluation: Sendable {
     /// Runs each scene through a finder that has learned its station's background from
     /// the idle frames, and a guidance that takes one frame as held still.
     public static func run(
-        _ data: VisionDataSet, split: VisionDataSet.Split, settings: DocumentFinder.Settings = .init(),
+        _ data: VisionDataSet, split: VisionDataSet.Split, settings: DocumentFinder.Settings = VisionDataSet.finderSettings,
         guidance: DocumentGuidance.Settings = .init(), limit: Int? = nil
     ) throws -> DocumentEvaluation {
         var evaluation = DocumentEvaluation()
@@ -75,7 +77,11 @@ public struct DocumentEvaluation: Sendable {
         }
         let given = Self.label(state, found: observation.document != nil)
         guidance["\(scene.expected) -> \(given)", default: 0] += 1
-        if given == scene.expected { guidanceAgreed += 1 }
+        if given == scene.expected {
+            guidanceAgreed += 1
+        } else {
+            disagreements.append("\(scene.name): \(scene.expected) -> \(given)\(scene.negative.map { " (\($0))" } ?? "")")
+        }
     }
 
     /// The label a state stands for (nothing found is `centerId`, as the seeds say it);

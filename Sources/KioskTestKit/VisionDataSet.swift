@@ -34,6 +34,17 @@ public struct VisionDataSet: Sendable {
 
     public let root: String
 
+    /// The horizontal field of view of the data's camera, in degrees: its focal length is
+    /// 1.2 frame widths (docs/vision-data.md). A station is configured with its camera's.
+    public static let horizontalFieldOfView = 2 * atan(0.5 / 1.2) * 180 / Double.pi
+
+    /// Finder settings for the data's camera.
+    public static var finderSettings: DocumentFinder.Settings {
+        var settings = DocumentFinder.Settings()
+        settings.horizontalFieldOfView = horizontalFieldOfView
+        return settings
+    }
+
     /// The data set under `root` (default: `.cache/vision-data` of the package, or
     /// `IDKIOSK_VISION_DATA`); nil when it has not been generated.
     public init?(root: String? = nil) {
@@ -75,11 +86,15 @@ public struct VisionDataSet: Sendable {
         return image
     }
 
-    /// The empty-station frames of a background at a size (camera noise and JPEG, like the scenes).
+    /// The empty-station frames of a background at a size (camera noise and JPEG, like the
+    /// scenes), else its clean image (the generator makes idle frames at 1280x720 only).
     public func idleFrames(background: String, width: Int, height: Int) throws -> [LumaImage] {
         let folder = root + "/backgrounds"
         let prefix = "\(background)-\(width)x\(height)-idle-"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(prefix) && $0.hasSuffix(".jpg") }.sorted()
+        if names.isEmpty {
+            return [try PNGCodec.decodeLuma([UInt8](Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(background)-\(width)x\(height).png"))))]
+        }
         return try names.map { name in
             var image = LumaImage()
             try JPEGCodec(fastDecode: false).decodeLuma([UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))), into: &image)
