@@ -259,6 +259,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "VisionBenchmark",
+            dependencies: ["Vision", "Imaging", "KioskTestKit"],
+            path: "Benchmarks/VisionBenchmark",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "CameraBenchmark",
             dependencies: ["Imaging", "CV4LConvert", "KioskTime"],
             path: "Benchmarks/CameraBenchmark",

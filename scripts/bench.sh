@@ -10,7 +10,8 @@ run_filtered() {
     return "${PIPESTATUS[0]}"
 }
 scripts/setup-debian.sh
-for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark StationBenchmark idkiosk idkiosk-backend; do
+make --no-print-directory vision-data
+for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark VisionBenchmark StationBenchmark idkiosk idkiosk-backend; do
     run_filtered swift build -c release --product "$product"
 done
 bin=$(swift build -c release --show-bin-path)
@@ -33,6 +34,9 @@ echo "==> Backend uploads and outbox (reference backend on loopback)"
 echo
 echo "==> Camera frame conversion (ours against libv4lconvert, synthetic frames)"
 "$bin/CameraBenchmark"
+echo
+echo "==> Vision: the document in a frame (ours against OpenCV's usual finder, held-out scenes)"
+"$bin/VisionBenchmark"
 echo
 echo "==> The station: start to READY, memory, action to the display's WebSocket"
 "$bin/StationBenchmark"

@@ -20,6 +20,10 @@ stage "set-up (Debian packages)"
 scripts/setup-debian.sh
 stage_end "set-up"
 
+stage "vision data (generated scenes, crops and recordings: scripts/vision-data, cached until the generator changes)"
+make --no-print-directory vision-data
+stage_end "vision data"
+
 stage "build (swift build --build-tests)"
 run_filtered swift build --build-tests || { echo "==> build FAILED"; exit 1; }
 stage_end "build"

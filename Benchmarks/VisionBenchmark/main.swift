@@ -1,0 +1,84 @@
+import Foundation
+import Imaging
+import KioskTestKit
+import Vision
+
+// The station's document analysis on the held-out generated scenes (never tuned on),
+// against the field's usual OpenCV finder (Canny, contours, approxPolyDP) on the same
+// frames, one core (OpenCV's thread pool is off). Figures, not pass/fail.
+
+guard let data = VisionDataSet() else {
+    print("no vision data: \(VisionDataSet.missing)")
+    exit(1)
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+let evaluation = try DocumentEvaluation.run(data, split: .heldout)
+print("==> document finding on the held-out scenes (\(evaluation.scenes) scenes, backgrounds and page designs never tuned on)")
+for line in evaluation.summary { print("  ours: \(line)") }
+
+// The baseline on the same frames: corners and time.
+var baselineFound = 0, baselineWhole = 0
+var baselineJaccard: [Double] = []
+var ours: [Int: [Double]] = [:], baseline: [Int: [Double]] = [:]
+let finderSettings = VisionDataSet.finderSettings
+var finders: [String: DocumentFinder] = [:]
+for scene in try data.scenes(.heldout) {
+    let image = try data.luma(scene)
+    let key = "\(scene.background)-\(scene.width)x\(scene.height)"
+    let finder: DocumentFinder
+    if let known = finders[key] {
+        finder = known
+    } else {
+        finder = try DocumentFinder(settings: finderSettings)
+        for (index, idle) in try data.idleFrames(background: scene.background, width: scene.width, height: scene.height).enumerated() {
+            try finder.learnBackground(idle, weight: index == 0 ? 1 : 1 / Double(index + 1))
+        }
+        finders[key] = finder
+    }
+    // Three runs each, the fastest kept: timing, not warm-up, is measured.
+    var bestOurs = Double.infinity, bestBaseline = Double.infinity
+    var found: Quadrilateral?
+    for _ in 0..<3 {
+        let start = ContinuousClock.now
+        _ = try finder.observe(image)
+        bestOurs = min(bestOurs, milliseconds(ContinuousClock.now - start))
+        let baselineStart = ContinuousClock.now
+        found = try DocumentFinder.baselineQuadrilateral(in: image)
+        bestBaseline = min(bestBaseline, milliseconds(ContinuousClock.now - baselineStart))
+    }
+    ours[scene.width, default: []].append(bestOurs)
+    baseline[scene.width, default: []].append(bestBaseline)
+    if let truth = scene.corners, scene.whole, scene.documentClass != nil {
+        baselineWhole += 1
+        if let found {
+            baselineFound += 1
+            baselineJaccard.append(found.jaccardIndex(with: truth))
+        }
+    }
+}
+let baselineMean = baselineJaccard.isEmpty ? 0 : baselineJaccard.reduce(0, +) / Double(baselineJaccard.count)
+print(String(
+    format: "  baseline: whole documents %d, found %.1f %%; Jaccard mean %.3f, >= 0.95 for %.1f %% of them", baselineWhole,
+    Double(baselineFound) * 100 / Double(max(1, baselineWhole)), baselineMean,
+    Double(baselineJaccard.filter { $0 >= 0.95 }.count) * 100 / Double(max(1, baselineWhole))))
+print("==> time per frame, one core (target: at most 10 ms at 1280x720)")
+for width in ours.keys.sorted() {
+    let size = width == 1920 ? "1920x1080" : "1280x720"
+    print(String(
+        format: "  %@: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (%d frames)", size, median(ours[width]!),
+        percentile(ours[width]!, 0.95), median(baseline[width]!), percentile(baseline[width]!, 0.95), ours[width]!.count))
+}
