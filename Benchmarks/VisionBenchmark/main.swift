@@ -34,21 +34,10 @@ for line in evaluation.summary { print("  ours: \(line)") }
 var baselineFound = 0, baselineWhole = 0
 var baselineJaccard: [Double] = []
 var ours: [Int: [Double]] = [:], baseline: [Int: [Double]] = [:]
-let finderSettings = VisionDataSet.finderSettings
 var finders: [String: DocumentFinder] = [:]
 for scene in try data.scenes(.heldout) {
     let image = try data.luma(scene)
-    let key = "\(scene.background)-\(scene.width)x\(scene.height)"
-    let finder: DocumentFinder
-    if let known = finders[key] {
-        finder = known
-    } else {
-        finder = try DocumentFinder(settings: finderSettings)
-        for (index, idle) in try data.idleFrames(background: scene.background, width: scene.width, height: scene.height).enumerated() {
-            try finder.learnBackground(idle, weight: index == 0 ? 1 : 1 / Double(index + 1))
-        }
-        finders[key] = finder
-    }
+    let finder = try data.finder(for: scene, finders: &finders)
     // Three runs each, the fastest kept: timing, not warm-up, is measured.
     var bestOurs = Double.infinity, bestBaseline = Double.infinity
     var found: Quadrilateral?

@@ -39,17 +39,7 @@ public struct DocumentEvaluation: Sendable {
         var still = guidance
         still.stillFrames = 1
         for scene in try data.scenes(split).prefix(limit ?? .max) {
-            let key = "\(scene.background)-\(scene.width)x\(scene.height)"
-            let finder: DocumentFinder
-            if let known = finders[key] {
-                finder = known
-            } else {
-                finder = try DocumentFinder(settings: settings)
-                for (index, idle) in try data.idleFrames(background: scene.background, width: scene.width, height: scene.height).enumerated() {
-                    try finder.learnBackground(idle, weight: index == 0 ? 1 : 1 / Double(index + 1))
-                }
-                finders[key] = finder
-            }
+            let finder = try data.finder(for: scene, settings: settings, finders: &finders)
             let image = try data.luma(scene)
             let start = ContinuousClock.now
             let observation = try finder.observe(image)

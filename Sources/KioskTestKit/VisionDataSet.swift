@@ -102,6 +102,21 @@ public struct VisionDataSet: Sendable {
         }
     }
 
+    /// A finder that has learned the scene's station background from its idle frames, one
+    /// per background and size, kept in `finders`.
+    public func finder(
+        for scene: Scene, settings: DocumentFinder.Settings = finderSettings, finders: inout [String: DocumentFinder]
+    ) throws -> DocumentFinder {
+        let key = "\(scene.background)-\(scene.width)x\(scene.height)"
+        if let known = finders[key] { return known }
+        let finder = try DocumentFinder(settings: settings)
+        for (index, idle) in try idleFrames(background: scene.background, width: scene.width, height: scene.height).enumerated() {
+            try finder.learnBackground(idle, weight: index == 0 ? 1 : 1 / Double(index + 1))
+        }
+        finders[key] = finder
+        return finder
+    }
+
     /// The path of a recorded sequence (`NAME.mjpeg`) and its per-frame ground truth.
     public func sequence(_ name: String) -> String { root + "/sequences/" + name + ".mjpeg" }
 
