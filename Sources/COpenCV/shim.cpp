@@ -24,7 +24,7 @@ struct idkcv_finder {
     float foreground = 0, change = -1;
     cv::Mat previous;
     // Scratch, kept between frames.
-    cv::Mat small, smallFloat, difference, mask, filled, quadMask;
+    cv::Mat small, smallFloat, difference, mask, filled, quadMask, outline, distance;
 };
 
 namespace {
@@ -266,6 +266,71 @@ void add(const cv::Mat &frame, std::vector<cv::Point2f> quad, double scale, doub
     if (candidate.area >= (double)frame.cols * frame.rows * minimumArea) found.push_back(candidate);
 }
 
+/// How much of a quadrilateral's outline lies on the blob's outline: the part of points
+/// sampled along its sides within two pixels of it (`distance`: distance to the outline).
+double support(const cv::Mat &distance, const std::vector<cv::Point2f> &quad) {
+    int on = 0, total = 0;
+    for (int i = 0; i < 4; i++) {
+        cv::Point2f a = quad[i], b = quad[(i + 1) % 4];
+        for (int k = 0; k < 24; k++) {
+            cv::Point2f p = a + (b - a) * ((k + 0.5f) / 24);
+            int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
+            total++;
+            if (x >= 0 && y >= 0 && x < distance.cols && y < distance.rows && distance.at<float>(y, x) <= 2) on++;
+        }
+    }
+    return total ? (double)on / total : 0;
+}
+
+/// A quadrilateral from the longest straight runs of the outline: where a hand or an arm
+/// is merged with the document's blob, the convex hull bridges over them, but the
+/// document's sides stay long straight runs. Tries every four of the eight longest runs,
+/// in outline order, and keeps the convex quadrilateral whose sides the runs cover most.
+bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobArea, std::vector<cv::Point2f> &best) {
+    std::vector<cv::Point> polygon;
+    cv::approxPolyDP(outline, polygon, 0.01 * cv::arcLength(outline, true), true);
+    int n = (int)polygon.size();
+    if (n < 4) return false;
+    std::vector<int> order(n);
+    for (int i = 0; i < n; i++) order[i] = i;
+    auto length = [&](int i) { return cv::norm(polygon[(i + 1) % n] - polygon[i]); };
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return length(a) > length(b); });
+    order.resize(std::min(n, 8));
+    std::sort(order.begin(), order.end());
+    double bestScore = 0;
+    int m = (int)order.size();
+    for (int a = 0; a < m; a++)
+        for (int b = a + 1; b < m; b++)
+            for (int c = b + 1; c < m; c++)
+                for (int d = c + 1; d < m; d++) {
+                    int runs[4] = {order[a], order[b], order[c], order[d]};
+                    cv::Vec4f lines[4];
+                    bool fitted[4] = {true, true, true, true};
+                    double covered = 0;
+                    for (int i = 0; i < 4; i++) {
+                        cv::Point2f p = polygon[runs[i]], q = polygon[(runs[i] + 1) % n];
+                        cv::Point2f u = (q - p) / (float)std::max(1e-6, cv::norm(q - p));
+                        lines[i] = cv::Vec4f(u.x, u.y, p.x, p.y);
+                        covered += length(runs[i]);
+                    }
+                    std::vector<cv::Point2f> quad(4);
+                    // Corner i joins run i-1 and run i; start from the runs' own ends.
+                    for (int i = 0; i < 4; i++) quad[i] = polygon[runs[i]];
+                    intersect(lines, fitted, quad, 1e6f);
+                    std::vector<cv::Point2f> check(quad);
+                    if (!cv::isContourConvex(check)) continue;
+                    double area = cv::contourArea(quad);
+                    if (area < blobArea * 0.3) continue;
+                    double perimeter = cv::arcLength(quad, true);
+                    double score = covered / perimeter;
+                    if (score > bestScore) {
+                        bestScore = score;
+                        best = quad;
+                    }
+                }
+    return bestScore > 0.5;
+}
+
 void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, double minimumArea,
                         std::vector<idkcv_candidate> &found) {
     cv::Mat &small = f->small;
@@ -296,9 +361,21 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
         cv::convexHull(contour, hull);
         std::vector<cv::Point2f> quad = quadrilateral(hull);
         fitToOutline(contour, quad);
-        cv::Rect bounds = cv::boundingRect(contour);
-        bool touches = bounds.x <= 1 || bounds.y <= 1 || bounds.x + bounds.width >= small.cols - 1 ||
-                       bounds.y + bounds.height >= small.rows - 1;
+        // A blob that does not lie along its hull's four sides (a hand holding the page):
+        // the four longest straight runs may outline the page better.
+        f->outline.create(small.size(), CV_8U);
+        f->outline.setTo(255);
+        cv::drawContours(f->outline, contours, (int)index, cv::Scalar(0), 1);
+        cv::distanceTransform(f->outline, f->distance, cv::DIST_L2, 3);
+        double hullSupport = support(f->distance, quad);
+        std::vector<cv::Point2f> runs;
+        if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), runs) && support(f->distance, runs) > hullSupport) {
+            quad = runs;
+        }
+        // Cut by the frame when the outline found reaches its border (an arm reaching in
+        // from the edge does not make the page it holds cut).
+        bool touches = false;
+        for (const cv::Point2f &p : quad) touches |= p.x <= 1.5f || p.y <= 1.5f || p.x >= small.cols - 2.5f || p.y >= small.rows - 2.5f;
 
         // How well the blob fills the quadrilateral, and how much of it lies outside.
         f->filled.setTo(0);
