@@ -18,6 +18,8 @@ packages=(
     chromium chromium-driver fonts-dejavu-core
     # the TLS pinning tests make their certificates with the openssl command
     openssl
+    # the MRZ reader's model is trained from the OCR-B font with Debian's python (make vision-models)
+    python3-numpy python3-opencv python3-pil fonts-ocr-b
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.
