@@ -344,7 +344,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging"], swiftSettings: strict),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "MRTD"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",
