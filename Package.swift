@@ -320,7 +320,7 @@ let package = Package(
         .testTarget(
             name: "CaptureTests",
             dependencies: [
-                "Capture", "KioskTestKit", "Imaging", "Camera", "Flash", "ScanFlow", "MRTD", "SmartCard", "VirtualCard", "VirtualPassport",
+                "Capture", "KioskTestKit", "Imaging", "Vision", "Camera", "Flash", "ScanFlow", "MRTD", "SmartCard", "VirtualCard", "VirtualPassport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
