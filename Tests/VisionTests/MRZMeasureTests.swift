@@ -59,7 +59,10 @@ struct MRZMeasureTests {
         let figures = try Self.measure("dev", reader: MRZReader(model: model))
         print("MRZ reader, dev: \(figures.summary)")
         #expect(figures.wrongKeysPassing == 0)
-        #expect(Double(figures.exactLines) >= 0.95 * Double(figures.lines))
+        #expect(figures.foundWithoutMRZ == 0)
+        // Measured on dev with the generator of 2026-11-24: 99.7% of lines, 99.2% of keys.
+        #expect(Double(figures.exactLines) >= 0.98 * Double(figures.lines))
+        #expect(Double(figures.keysRight) >= 0.97 * Double(figures.withMRZ))
     }
 
     /// Held out: measured and reported, never tuned on; only the wrong-key rule is enforced.

@@ -125,7 +125,7 @@ struct MRZReaderTests {
                 state = state &* 1_664_525 &+ 1_013_904_223
                 return UInt8(truncatingIfNeeded: state >> 24)
             })
-            #expect(reader.read(noise)?.allCheckDigitsHold != true)
+            #expect(reader.read(noise) == nil)
         }
         // Stripes at the MRZ's place, no characters: lines, perhaps, but no zone that checks.
         let stripes = LumaImage(width: 1250, height: 880, pixels: (0..<(1250 * 880)).map { i in (i / 1250 / 20) % 2 == 0 ? 30 : 220 })

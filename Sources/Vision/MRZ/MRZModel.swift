@@ -108,12 +108,28 @@ public struct MRZModel: Sendable {
 }
 
 extension MRZModel.Layer {
+    /// `result[o] = biases[o] + Σ weights[o][i] · input[i]`, rectified when asked. Four
+    /// running sums: independent additions the processor overlaps (the compiler does not
+    /// reorder a float sum by itself), in plain loops a debug build runs fast enough too.
     func apply(_ input: UnsafeBufferPointer<Float>, into result: inout [Float], rectify: Bool) {
+        let quads = inputs / 4 * 4
         weights.withUnsafeBufferPointer { w in
             for o in 0..<outputs {
-                var sum = biases[o]
                 let row = o * inputs
-                for i in 0..<inputs { sum += w[row + i] * input[i] }
+                var s0: Float = 0, s1: Float = 0, s2: Float = 0, s3: Float = 0
+                var i = 0
+                while i < quads {
+                    s0 += w[row + i] * input[i]
+                    s1 += w[row + i + 1] * input[i + 1]
+                    s2 += w[row + i + 2] * input[i + 2]
+                    s3 += w[row + i + 3] * input[i + 3]
+                    i += 4
+                }
+                while i < inputs {
+                    s0 += w[row + i] * input[i]
+                    i += 1
+                }
+                let sum = biases[o] + (s0 + s1) + (s2 + s3)
                 result[o] = rectify ? max(sum, 0) : sum
             }
         }

@@ -46,16 +46,20 @@ struct MRZBand {
         var points: [(Int32, Int32)] = []
         for y in 0..<rows {
             let row = y * w
-            for x in stride(from: 0, to: w, by: 2) where ink[row + x] { points.append((Int32(x), Int32(y))) }
+            for x in stride(from: 0, to: w, by: 4) where ink[row + x] { points.append((Int32(x), Int32(y))) }
         }
         guard points.count > 100 else { return nil }
         let margin = Int((Float(w) * tanf(maximumSkew * .pi / 180)).rounded(.up)) + 2
         func score(_ degrees: Float) -> Double {
             let t = tanf(degrees * .pi / 180)
             var projection = [Int](repeating: 0, count: rows + 2 * margin)
-            for (x, y) in points {
-                let sheared: Float = Float(y) - (Float(x) - centreX) * t
-                projection[Int(sheared.rounded()) + margin] += 1
+            let offset = Float(margin) + 0.5
+            projection.withUnsafeMutableBufferPointer { bins in
+                for (x, y) in points {
+                    // Positive, so truncation rounds to the nearest row.
+                    let sheared: Float = Float(y) - (Float(x) - centreX) * t + offset
+                    bins[Int(sheared)] += 1
+                }
             }
             return projection.reduce(0.0) { $0 + Double($1 * $1) }
         }
@@ -72,11 +76,16 @@ struct MRZBand {
 
         // The full projection at that skew.
         var projection = [Float](repeating: 0, count: rows + 2 * margin)
-        for y in 0..<rows {
-            let row = y * w
-            for x in 0..<w where ink[row + x] {
-                let sheared: Float = Float(y) - (Float(x) - centreX) * slope
-                projection[Int(sheared.rounded()) + margin] += 1
+        projection.withUnsafeMutableBufferPointer { bins in
+            ink.withUnsafeBufferPointer { ink in
+                let offset = Float(margin) + 0.5
+                for y in 0..<rows {
+                    let row = y * w
+                    for x in 0..<w where ink[row + x] {
+                        let sheared: Float = Float(y) - (Float(x) - centreX) * slope + offset
+                        bins[Int(sheared)] += 1
+                    }
+                }
             }
         }
         var smooth = projection
@@ -158,47 +167,43 @@ struct MRZBand {
         return best
     }
 
-    /// Ink pixels of rows `fromRow`... : a 3x3 mean darker than its neighbourhood's mean.
+    /// Ink pixels of rows `fromRow`... : the mean of the 3x3 square around a pixel is
+    /// `inkOffset` darker than the mean of the square of `radius` around it (both from one
+    /// integral image; squares are cut at the borders).
     static func binarise(_ image: LumaImage, fromRow y0: Int) -> [Bool] {
         let w = image.width, rows = image.height - y0
-        var mean3 = [Int32](repeating: 0, count: w * rows)
+        let stride = w + 1
+        var integral = [Int](repeating: 0, count: stride * (rows + 1))
+        var ink = [Bool](repeating: false, count: w * rows)
         image.pixels.withUnsafeBufferPointer { p in
-            for y in 0..<rows {
-                let iy = y + y0
-                for x in 0..<w {
-                    var sum = 0, n = 0
-                    for dy in -1...1 {
-                        let yy = iy + dy
-                        guard yy >= y0, yy < image.height else { continue }
-                        for dx in -1...1 {
-                            let xx = x + dx
-                            guard xx >= 0, xx < w else { continue }
-                            sum += Int(p[yy * w + xx])
-                            n += 1
-                        }
+            integral.withUnsafeMutableBufferPointer { s in
+                for y in 0..<rows {
+                    var rowSum = 0
+                    let source = (y + y0) * w
+                    for x in 0..<w {
+                        rowSum += Int(p[source + x])
+                        s[(y + 1) * stride + x + 1] = s[y * stride + x + 1] + rowSum
                     }
-                    mean3[y * w + x] = Int32(sum * 16 / n)
                 }
             }
         }
-        // Integral image of the 3x3 means (16ths of a level).
-        var integral = [Int](repeating: 0, count: (w + 1) * (rows + 1))
-        for y in 0..<rows {
-            var rowSum = 0
-            for x in 0..<w {
-                rowSum += Int(mean3[y * w + x])
-                integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + rowSum
-            }
-        }
-        var ink = [Bool](repeating: false, count: w * rows)
-        let r = radius
-        for y in 0..<rows {
-            let ya = max(0, y - r), yb = min(rows, y + r + 1)
-            for x in 0..<w {
-                let xa = max(0, x - r), xb = min(w, x + r + 1)
-                let area = (yb - ya) * (xb - xa)
-                let sum = integral[yb * (w + 1) + xb] - integral[ya * (w + 1) + xb] - integral[yb * (w + 1) + xa] + integral[ya * (w + 1) + xa]
-                ink[y * w + x] = (Int(mean3[y * w + x]) + inkOffset * 16) * area < sum
+        integral.withUnsafeBufferPointer { s in
+            ink.withUnsafeMutableBufferPointer { ink in
+                let r = radius
+                for y in 0..<rows {
+                    let ya = max(0, y - r) * stride, yb = min(rows, y + r + 1) * stride
+                    let ya3 = max(0, y - 1) * stride, yb3 = min(rows, y + 2) * stride
+                    let height = (yb - ya) / stride, height3 = (yb3 - ya3) / stride
+                    for x in 0..<w {
+                        let xa = max(0, x - r), xb = min(w, x + r + 1)
+                        let xa3 = max(0, x - 1), xb3 = min(w, x + 2)
+                        let area = height * (xb - xa), area3 = height3 * (xb3 - xa3)
+                        let sum = s[yb + xb] - s[ya + xb] - s[yb + xa] + s[ya + xa]
+                        let sum3 = s[yb3 + xb3] - s[ya3 + xb3] - s[yb3 + xa3] + s[ya3 + xa3]
+                        // mean3 + offset < mean, without division.
+                        ink[y * w + x] = (sum3 + inkOffset * area3) * area < sum * area3
+                    }
+                }
             }
         }
         return ink
