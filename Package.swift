@@ -284,6 +284,8 @@ let package = Package(
             name: "KioskTestKit",
             dependencies: [
                 "APDU", "VirtualCard", .product(name: "Logging", package: "swift-log"),
+                // VisionCrops: the generated document crops and the MRZ model, for the MRZ tests.
+                "Imaging", "Vision",
                 // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -344,7 +346,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "MRTD"], swiftSettings: strict),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "MRTD", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",

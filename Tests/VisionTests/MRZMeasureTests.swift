@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import KioskTestKit
 import MRTD
 import Testing
 import Vision
@@ -27,7 +28,7 @@ struct MRZMeasureTests {
     static func measure(_ split: String, reader: MRZReader) throws -> Figures {
         var figures = Figures()
         let clock = ContinuousClock()
-        for crop in try VisionData.crops(split) {
+        for crop in try VisionCrops.crops(split) {
             figures.crops += 1
             let start = clock.now
             let reading = reader.read(crop.image)
@@ -52,10 +53,10 @@ struct MRZMeasureTests {
 
     /// Dev: the split the reader was tuned on. The thresholds are below what was measured
     /// there (docs/vision-models.md gives the figures).
-    @Test(.enabled(if: VisionData.hasModel, "no MRZ model: run `make vision-models`"),
-          .enabled(if: VisionData.hasCrops("dev"), "no dev crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
+    @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"),
+          .enabled(if: VisionCrops.hasCrops("dev"), "no dev crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
     func devCrops() throws {
-        let model = try #require(VisionData.model)
+        let model = try #require(VisionCrops.model)
         let figures = try Self.measure("dev", reader: MRZReader(model: model))
         print("MRZ reader, dev: \(figures.summary)")
         #expect(figures.wrongKeysPassing == 0)
@@ -66,10 +67,10 @@ struct MRZMeasureTests {
     }
 
     /// Held out: measured and reported, never tuned on; only the wrong-key rule is enforced.
-    @Test(.enabled(if: VisionData.hasModel, "no MRZ model: run `make vision-models`"),
-          .enabled(if: VisionData.hasCrops("heldout"), "no held-out crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
+    @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"),
+          .enabled(if: VisionCrops.hasCrops("heldout"), "no held-out crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
     func heldoutCrops() throws {
-        let model = try #require(VisionData.model)
+        let model = try #require(VisionCrops.model)
         let figures = try Self.measure("heldout", reader: MRZReader(model: model))
         print("MRZ reader, heldout: \(figures.summary)")
         #expect(figures.wrongKeysPassing == 0)

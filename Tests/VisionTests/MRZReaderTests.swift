@@ -1,4 +1,5 @@
 import Imaging
+import KioskTestKit
 import Testing
 @testable import Vision
 
@@ -84,11 +85,11 @@ struct MRZReaderTests {
 
     // MARK: crops
 
-    @Test(.enabled(if: VisionData.hasModel, "no MRZ model: run `make vision-models`"), .enabled(if: VisionData.hasCrops("dev"), "no generated crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
+    @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"), .enabled(if: VisionCrops.hasCrops("dev"), "no generated crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
     func upsideDownCropIsReadTurnedAndSaysSo() throws {
-        let reader = MRZReader(model: try #require(VisionData.model))
+        let reader = MRZReader(model: try #require(VisionCrops.model))
         var tried = 0
-        for crop in try VisionData.crops("dev") where crop.mrz != nil {
+        for crop in try VisionCrops.crops("dev") where crop.mrz != nil {
             guard let upright = reader.read(crop.image), upright.text == crop.mrz else { continue }
             #expect(!upright.upsideDown)
             let turned = LumaImage(width: crop.image.width, height: crop.image.height, pixels: crop.image.pixels.reversed())
@@ -101,10 +102,10 @@ struct MRZReaderTests {
         #expect(tried == 6)
     }
 
-    @Test(.enabled(if: VisionData.hasModel, "no MRZ model: run `make vision-models`"), .enabled(if: VisionData.hasCrops("dev"), "no generated crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
+    @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"), .enabled(if: VisionCrops.hasCrops("dev"), "no generated crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
     func cardFrontHasNoMRZ() throws {
-        let reader = MRZReader(model: try #require(VisionData.model))
-        let fronts = try VisionData.crops("dev").filter { $0.mrz == nil }
+        let reader = MRZReader(model: try #require(VisionCrops.model))
+        let fronts = try VisionCrops.crops("dev").filter { $0.mrz == nil }
         try #require(!fronts.isEmpty, "the dev split has no crop without an MRZ")
         for crop in fronts {
             let reading = reader.read(crop.image)
@@ -112,9 +113,9 @@ struct MRZReaderTests {
         }
     }
 
-    @Test(.enabled(if: VisionData.hasModel, "no MRZ model: run `make vision-models`"))
+    @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"))
     func blankAndNoiseCropsHaveNoMRZ() throws {
-        let reader = MRZReader(model: try #require(VisionData.model))
+        let reader = MRZReader(model: try #require(VisionCrops.model))
         // Noise from a linear congruential generator (Numerical Recipes' constants): deterministic.
         var state: UInt32 = 11
         for (width, height) in [(856, 540), (1250, 880), (40, 30), (1, 1), (0, 0)] {

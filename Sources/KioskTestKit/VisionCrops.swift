@@ -1,28 +1,32 @@
 import Foundation
-import Imaging
-import Vision
+public import Imaging
+public import Vision
 
-/// The generated vision data (`.cache/vision-data`, made by scripts/vision-data/generate.py)
-/// and the models (`.cache/models`, made by `make vision-models`) the tests read.
-enum VisionData {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static let models = root.appendingPathComponent(".cache/models").path
-    static let crops = root.appendingPathComponent(".cache/vision-data/crops").path
+/// The perspective-corrected document crops of the generated vision data
+/// (`.cache/vision-data/crops`, made by scripts/vision-data/generate.py; docs/vision-data.md)
+/// and the models (`.cache/models`, made by `make vision-models`) that the MRZ tests read.
+public enum VisionCrops {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// `.cache/models` of the package.
+    public static let models = packageRoot.appendingPathComponent(".cache/models").path
+    /// The crops: `IDKIOSK_VISION_DATA/crops`, else `.cache/vision-data/crops` of the package.
+    public static let crops = (ProcessInfo.processInfo.environment["IDKIOSK_VISION_DATA"] ?? packageRoot.appendingPathComponent(".cache/vision-data").path) + "/crops"
 
-    static var hasModel: Bool { FileManager.default.fileExists(atPath: models + "/" + MRZModel.fileName) }
-    static func hasCrops(_ split: String) -> Bool { !((try? FileManager.default.contentsOfDirectory(atPath: crops + "/" + split)) ?? []).isEmpty }
+    public static var hasModel: Bool { FileManager.default.fileExists(atPath: models + "/" + MRZModel.fileName) }
+    public static func hasCrops(_ split: String) -> Bool { !((try? FileManager.default.contentsOfDirectory(atPath: crops + "/" + split)) ?? []).isEmpty }
 
-    static let model: MRZModel? = try? MRZModel(folder: models)
+    /// The MRZ model, loaded once; nil when it is missing or refused.
+    public static let model: MRZModel? = try? MRZModel(folder: models)
 
     /// A document crop and its ground truth.
-    struct Crop {
-        let name: String
-        let image: LumaImage
-        let documentClass: String
-        let side: String
+    public struct Crop: Sendable {
+        public let name: String
+        public let image: LumaImage
+        public let documentClass: String
+        public let side: String
         /// The MRZ lines, nil when the crop shows none.
-        let mrz: [String]?
+        public let mrz: [String]?
     }
 
     struct Truth: Decodable {
@@ -32,7 +36,7 @@ enum VisionData {
     }
 
     /// Every crop of `split` (`train`, `dev`, `heldout`), by name.
-    static func crops(_ split: String) throws -> [Crop] {
+    public static func crops(_ split: String) throws -> [Crop] {
         let folder = crops + "/" + split
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".pgm") }.sorted()
         return try names.map { name in
@@ -42,10 +46,10 @@ enum VisionData {
         }
     }
 
-    struct FormatError: Error {}
+    public struct FormatError: Error {}
 
     /// An 8-bit binary PGM (P5).
-    static func pgm(_ path: String) throws -> LumaImage {
+    public static func pgm(_ path: String) throws -> LumaImage {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var index = 0
         func token() throws -> Int {
