@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench pcscd-start pcscd-stop unit vision-data
+.PHONY: test demo demo-auto build bench pcscd-start pcscd-stop unit vision-data vision-models
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -37,3 +37,7 @@ vision-data:
 ## bench: performance figures, each compared with a baseline taken in the same run
 bench:
 	scripts/bench.sh
+
+## vision-models: the MRZ reader's OCR-B model in .cache/models (trained from the font; only when its script changed)
+vision-models:
+	/usr/bin/python3 scripts/vision-models/train-mrz.py

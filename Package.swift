@@ -297,14 +297,15 @@ let package = Package(
             name: "KioskTestKit",
             dependencies: [
                 "APDU", "VirtualCard", .product(name: "Logging", package: "swift-log"),
+                // VisionDataSet, DocumentEvaluation and VisionCrops: the generated vision data
+                // and the MRZ model, for tests and benchmarks.
+                "Imaging", "Vision",
                 // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 // LoopbackBackend: the reference backend on loopback, for the backend's and the station's tests.
                 "Backend", "ReferenceBackend",
-                // VisionDataSet and DocumentEvaluation: the generated vision data, for tests and benchmarks.
-                "Imaging", "Vision",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -359,7 +360,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "KioskTestKit"], swiftSettings: strict),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "MRTD", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(
             name: "FlashTests",

@@ -24,6 +24,7 @@ packages=(
     # OpenCV, numpy, PIL, scikit-image (its sample photographs too), the OCR-B font of the
     # MRZ, OpenCV's sample photographs (DejaVu comes with the browser tests above)
     python3-numpy python3-opencv python3-pil python3-skimage fonts-ocr-b opencv-doc
+    # the MRZ reader's model is trained from the OCR-B font with the same python (make vision-models)
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
 # gpio-sim and v4l2loopback built against the matching headers.

@@ -1,0 +1,211 @@
+import Foundation
+import Imaging
+
+/// Finds the MRZ's text lines near the bottom of a document crop: adaptive
+/// binarisation, the skew that makes the horizontal projection sharpest, runs of rows
+/// in that projection, and the group of two or three long lines of the same start and
+/// length nearest the bottom.
+struct MRZBand {
+    /// One line of text, in image coordinates: row `top + slope * (x - centreX)` is the
+    /// top of the text at column x.
+    struct Line {
+        var top: Float
+        var bottom: Float
+        var left: Float
+        var right: Float
+        /// The column profile of ink in the band, per image column.
+        var columns: [Int]
+    }
+
+    var lines: [Line]
+    var slope: Float
+    var centreX: Float
+
+    /// Where the search starts, as a fraction of the crop's height from the top: the MRZ
+    /// is in the bottom third of every ICAO layout.
+    static let searchFrom: Float = 0.4
+    /// Binarisation: a pixel (after a 3x3 mean) is ink when it is `inkOffset` darker
+    /// than the mean of the square of radius `radius` around it.
+    static let radius = 12
+    static let inkOffset = 12
+    /// Skews tried, in degrees: the crop is corrected to within a few degrees.
+    static let maximumSkew: Float = 3
+    static let skewStep: Float = 0.25
+
+    /// The lines found, or nil when no group of two or three MRZ-like lines is there.
+    /// - Parameter pitch: the nominal character pitch in pixels.
+    static func find(in image: LumaImage, pitch: Float) -> MRZBand? {
+        let w = image.width, h = image.height
+        let y0 = Int(Float(h) * searchFrom)
+        let rows = h - y0
+        guard w >= 64, rows >= 32 else { return nil }
+        let ink = binarise(image, fromRow: y0)
+        let centreX = Float(w) / 2
+
+        // Skew: the angle whose sheared row projection has the largest sum of squares.
+        var points: [(Int32, Int32)] = []
+        for y in 0..<rows {
+            let row = y * w
+            for x in stride(from: 0, to: w, by: 4) where ink[row + x] { points.append((Int32(x), Int32(y))) }
+        }
+        guard points.count > 100 else { return nil }
+        let margin = Int((Float(w) * tanf(maximumSkew * .pi / 180)).rounded(.up)) + 2
+        func score(_ degrees: Float) -> Double {
+            let t = tanf(degrees * .pi / 180)
+            var projection = [Int](repeating: 0, count: rows + 2 * margin)
+            let offset = Float(margin) + 0.5
+            projection.withUnsafeMutableBufferPointer { bins in
+                for (x, y) in points {
+                    // Positive, so truncation rounds to the nearest row.
+                    let sheared: Float = Float(y) - (Float(x) - centreX) * t + offset
+                    bins[Int(sheared)] += 1
+                }
+            }
+            return projection.reduce(0.0) { $0 + Double($1 * $1) }
+        }
+        var best: Float = 0, bestScore = -1.0
+        for degrees in stride(from: -maximumSkew, through: maximumSkew, by: skewStep) {
+            let s = score(degrees)
+            if s > bestScore { (best, bestScore) = (degrees, s) }
+        }
+        for degrees in stride(from: best - skewStep / 2, through: best + skewStep / 2, by: skewStep / 4) {
+            let s = score(degrees)
+            if s > bestScore { (best, bestScore) = (degrees, s) }
+        }
+        let slope = tanf(best * .pi / 180)
+
+        // The full projection at that skew.
+        var projection = [Float](repeating: 0, count: rows + 2 * margin)
+        projection.withUnsafeMutableBufferPointer { bins in
+            ink.withUnsafeBufferPointer { ink in
+                let offset = Float(margin) + 0.5
+                for y in 0..<rows {
+                    let row = y * w
+                    for x in 0..<w where ink[row + x] {
+                        let sheared: Float = Float(y) - (Float(x) - centreX) * slope + offset
+                        bins[Int(sheared)] += 1
+                    }
+                }
+            }
+        }
+        var smooth = projection
+        for i in 1..<(projection.count - 1) { smooth[i] = (projection[i - 1] + projection[i] + projection[i + 1]) / 3 }
+        guard let peak = smooth.max(), peak > 0 else { return nil }
+
+        // Runs of rows above a third of the peak, their edges at a fifth of their own peak.
+        var runs: [(top: Int, bottom: Int)] = []
+        var i = 0
+        while i < smooth.count {
+            guard smooth[i] >= peak * 0.3 else { i += 1; continue }
+            var j = i
+            while j + 1 < smooth.count, smooth[j + 1] >= peak * 0.3 { j += 1 }
+            let runPeak = smooth[i...j].max() ?? 0
+            var top = i, bottom = j
+            while top > 0, smooth[top - 1] >= runPeak * 0.2 { top -= 1 }
+            while bottom + 1 < smooth.count, smooth[bottom + 1] >= runPeak * 0.2 { bottom += 1 }
+            if let last = runs.last, top <= last.bottom {
+                runs[runs.count - 1].bottom = max(last.bottom, bottom)
+            } else {
+                runs.append((top, bottom))
+            }
+            i = j + 1
+        }
+
+        let nominalHeight = pitch
+        var candidates: [Line] = []
+        for run in runs {
+            let height = Float(run.bottom - run.top + 1)
+            guard height >= nominalHeight * 0.45, height <= nominalHeight * 1.8 else { continue }
+            // Back to image rows (top at the centre column), and the band's column profile.
+            let top = Float(run.top - margin + y0), bottom = Float(run.bottom - margin + y0 + 1)
+            var columns = [Int](repeating: 0, count: w)
+            for x in 0..<w {
+                let shift: Float = (Float(x) - centreX) * slope
+                let a = max(y0, Int((top + shift).rounded())), b = min(h, Int((bottom + shift).rounded()))
+                guard a < b else { continue }
+                var count = 0
+                for y in a..<b where ink[(y - y0) * w + x] { count += 1 }
+                columns[x] = count
+            }
+            guard let (left, right) = longestCluster(columns, gap: Int(pitch * 1.5)) else { continue }
+            guard Float(right - left) >= pitch * 25 else { continue }
+            candidates.append(Line(top: top, bottom: bottom, left: Float(left), right: Float(right + 1), columns: columns))
+        }
+
+        // From the bottom, the first group of 2 or 3 lines alike in start, length and spacing.
+        for start in stride(from: candidates.count - 1, through: 0, by: -1) {
+            var group = [candidates[start]]
+            var k = start - 1
+            while k >= 0, group.count < 3 {
+                let upper = candidates[k], lower = group[0]
+                let height = lower.bottom - lower.top
+                let spacing = lower.top - upper.top
+                guard spacing >= height * 1.15, spacing <= height * 3,
+                      abs(upper.left - lower.left) <= pitch * 1.5,
+                      abs((upper.right - upper.left) - (lower.right - lower.left)) <= pitch * 2
+                else { break }
+                group.insert(upper, at: 0)
+                k -= 1
+            }
+            if group.count >= 2 { return MRZBand(lines: group, slope: slope, centreX: centreX) }
+        }
+        return nil
+    }
+
+    /// The longest run of columns with ink (two pixels or more) whose gaps are under `gap`.
+    static func longestCluster(_ columns: [Int], gap: Int) -> (Int, Int)? {
+        var best: (Int, Int)?
+        var start = -1, last = -1
+        for (x, count) in columns.enumerated() where count >= 2 {
+            if start < 0 || x - last > gap {
+                if start >= 0, best.map({ $0.1 - $0.0 < last - start }) ?? true { best = (start, last) }
+                start = x
+            }
+            last = x
+        }
+        if start >= 0, best.map({ $0.1 - $0.0 < last - start }) ?? true { best = (start, last) }
+        return best
+    }
+
+    /// Ink pixels of rows `fromRow`... : the mean of the 3x3 square around a pixel is
+    /// `inkOffset` darker than the mean of the square of `radius` around it (both from one
+    /// integral image; squares are cut at the borders).
+    static func binarise(_ image: LumaImage, fromRow y0: Int) -> [Bool] {
+        let w = image.width, rows = image.height - y0
+        let stride = w + 1
+        var integral = [Int](repeating: 0, count: stride * (rows + 1))
+        var ink = [Bool](repeating: false, count: w * rows)
+        image.pixels.withUnsafeBufferPointer { p in
+            integral.withUnsafeMutableBufferPointer { s in
+                for y in 0..<rows {
+                    var rowSum = 0
+                    let source = (y + y0) * w
+                    for x in 0..<w {
+                        rowSum += Int(p[source + x])
+                        s[(y + 1) * stride + x + 1] = s[y * stride + x + 1] + rowSum
+                    }
+                }
+            }
+        }
+        integral.withUnsafeBufferPointer { s in
+            ink.withUnsafeMutableBufferPointer { ink in
+                let r = radius
+                for y in 0..<rows {
+                    let ya = max(0, y - r) * stride, yb = min(rows, y + r + 1) * stride
+                    let ya3 = max(0, y - 1) * stride, yb3 = min(rows, y + 2) * stride
+                    let height = (yb - ya) / stride, height3 = (yb3 - ya3) / stride
+                    for x in 0..<w {
+                        let xa = max(0, x - r), xb = min(w, x + r + 1)
+                        let xa3 = max(0, x - 1), xb3 = min(w, x + 2)
+                        let area = height * (xb - xa), area3 = height3 * (xb3 - xa3)
+                        let sum = s[yb + xb] - s[ya + xb] - s[yb + xa] + s[ya + xa]
+                        let sum3 = s[yb3 + xb3] - s[ya3 + xb3] - s[yb3 + xa3] + s[ya3 + xa3]
+                        // mean3 + offset < mean, without division.
+                        ink[y * w + x] = (sum3 + inkOffset * area3) * area < sum * area3
+                    }
+                }
+            }
+        }
+        return ink
+    }
+}

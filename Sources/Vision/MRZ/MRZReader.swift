@@ -1,0 +1,120 @@
+public import Imaging
+
+/// Reads the machine readable zone of a perspective-corrected document crop.
+///
+/// The crop is the document at `pixelsPerMillimetre` (10 by default: TD1 856x540, TD2
+/// 1050x740, TD3 1250x880). The reader finds two or three MRZ lines near the bottom,
+/// tolerating a few pixels and degrees of residual misalignment, splits them into the
+/// layout's fixed-pitch characters (ICAO's 2.54 mm), classifies every cell with the
+/// OCR-B model and restricts each position to the characters its field allows. A crop
+/// upside down is read turned by 180 degrees. It finds, it does not decide: whether the
+/// check digits hold is in the reading; agreeing across frames is the caller's business.
+public struct MRZReader: Sendable {
+    public let model: MRZModel
+    /// The crop's resolution.
+    public var pixelsPerMillimetre: Float
+
+    /// ICAO 9303's character pitch: ten characters per inch.
+    static let pitchMillimetres: Float = 2.54
+    /// OCR-B's mean ink width as a fraction of its advance (from the font), to place the
+    /// first and last character from a line's ink extent.
+    static let inkWidth: Float = 0.64
+
+    public init(model: MRZModel, pixelsPerMillimetre: Float = 10) {
+        self.model = model
+        self.pixelsPerMillimetre = pixelsPerMillimetre
+    }
+
+    /// Reads the MRZ of `crop`.
+    /// - Returns: the reading, or nil when no MRZ is on the crop (a card's front, a blank
+    ///   or unreadable image): that is an answer, not an error.
+    public func read(_ crop: LumaImage) -> MRZReading? {
+        let upright = readOriented(crop, upsideDown: false)
+        if let upright, upright.allCheckDigitsHold { return upright }
+        let turned = readOriented(LumaImage(width: crop.width, height: crop.height, pixels: crop.pixels.reversed()), upsideDown: true)
+        switch (upright, turned) {
+        case (nil, let turned): return turned
+        case (let upright, nil): return upright
+        case (let upright?, let turned?):
+            if turned.allCheckDigitsHold { return turned }
+            return turned.meanConfidence > upright.meanConfidence ? turned : upright
+        }
+    }
+
+    func readOriented(_ image: LumaImage, upsideDown: Bool) -> MRZReading? {
+        let nominalPitch = Self.pitchMillimetres * pixelsPerMillimetre
+        guard let band = MRZBand.find(in: image, pitch: nominalPitch) else { return nil }
+        guard let format = Self.format(of: band, nominalPitch: nominalPitch) else { return nil }
+        let allowed = MRZLayout.allowed(format)
+        var features = [Float](repeating: 0, count: model.cellWidth * model.cellHeight)
+        var probabilities = [Float](repeating: 0, count: model.alphabet.count)
+        var lines: [[MRZReading.Character]] = []
+        for (index, line) in band.lines.enumerated() {
+            let centres = Self.centres(of: line, count: format.lineLength)
+            let pitch = (line.right - line.left) / (Float(format.lineLength) - 1 + Self.inkWidth)
+            var characters: [MRZReading.Character] = []
+            for (position, cx) in centres.enumerated() {
+                let shift = band.slope * (cx - band.centreX)
+                MRZCell.features(
+                    of: image, centreX: cx, top: line.top + shift, bottom: line.bottom + shift, pitch: pitch,
+                    width: model.cellWidth, height: model.cellHeight, into: &features
+                )
+                features.withUnsafeBufferPointer { model.probabilities($0, into: &probabilities) }
+                characters.append(MRZLayout.choose(probabilities, alphabet: model.alphabet, allowed: allowed[index][position]))
+            }
+            lines.append(characters)
+        }
+        return MRZReading(format: format, lines: lines, upsideDown: upsideDown)
+    }
+
+    /// The layout whose line count fits the band and whose pitch fits its lines' length best.
+    static func format(of band: MRZBand, nominalPitch: Float) -> MRZReading.Format? {
+        let span = band.lines.map { $0.right - $0.left }.reduce(0, +) / Float(band.lines.count)
+        let formats = MRZReading.Format.allCases.filter { $0.lineCount == band.lines.count }
+        let scored = formats.map { format in
+            (format, abs(span / (Float(format.lineLength) - 1 + inkWidth) / nominalPitch - 1))
+        }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 0.2 else { return nil }
+        return best.0
+    }
+
+    /// The centre of each character: spread evenly over the line's ink, each moved onto
+    /// the ink it sees, then kept on a straight fit of those that agree.
+    static func centres(of line: MRZBand.Line, count: Int) -> [Float] {
+        let pitch = (line.right - line.left) / (Float(count) - 1 + inkWidth)
+        let first = line.left + inkWidth * pitch / 2
+        let columns = line.columns
+        func refined(_ c: Float) -> Float? {
+            let a = max(0, Int((c - 0.45 * pitch).rounded())), b = min(columns.count - 1, Int((c + 0.45 * pitch).rounded()))
+            guard a <= b else { return nil }
+            var low = -1, high = -1
+            for x in a...b where columns[x] >= 2 {
+                if low < 0 { low = x }
+                high = x
+            }
+            return low < 0 ? nil : Float(low + high + 1) / 2
+        }
+        var estimates = (0..<count).map { first + Float($0) * pitch }
+        var seen = estimates.map(refined)
+        // A least-squares line through the centres seen, twice, dropping those far from it.
+        var fit = (offset: first, step: pitch)
+        for tolerance in [Float(0.3), 0.15] {
+            let pairs = seen.enumerated().compactMap { i, c in c.map { (Float(i), $0) } }
+                .filter { abs($0.1 - (fit.offset + $0.0 * fit.step)) <= tolerance * pitch }
+            guard pairs.count >= count / 3 else { break }
+            let n = Float(pairs.count)
+            let sx = pairs.reduce(0) { $0 + $1.0 }, sy = pairs.reduce(0) { $0 + $1.1 }
+            let sxx = pairs.reduce(0) { $0 + $1.0 * $1.0 }, sxy = pairs.reduce(0) { $0 + $1.0 * $1.1 }
+            let denominator = n * sxx - sx * sx
+            guard denominator > 0 else { break }
+            let step = (n * sxy - sx * sy) / denominator
+            fit = ((sy - step * sx) / n, step)
+            estimates = (0..<count).map { fit.offset + Float($0) * fit.step }
+            seen = estimates.map(refined)
+        }
+        return estimates.enumerated().map { i, estimate in
+            if let c = seen[i], abs(c - estimate) <= 0.15 * pitch { return c }
+            return estimate
+        }
+    }
+}
