@@ -20,8 +20,8 @@ stage "set-up (Debian packages)"
 scripts/setup-debian.sh
 stage_end "set-up"
 
-stage "vision data (generated scenes, crops and recordings: scripts/vision-data, cached until the generator changes)"
-make --no-print-directory vision-data
+stage "vision data and models (generated scenes, crops and recordings; the MRZ model from the OCR-B font; each made again only when its script changes)"
+make --no-print-directory vision-data vision-models
 stage_end "vision data"
 
 stage "build (swift build --build-tests)"

@@ -12,31 +12,50 @@ import Imaging
     static let documentGate = DocumentGate.Settings(guidance: DocumentGuidance.Settings(), readyFrames: 3)
     static let sharp = FrameMeasure(meanLuma: 128, sharpness: 900)
     static let dark = FrameMeasure(meanLuma: 10, sharpness: 900)
+    static let mrz = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
+    /// ICAO Doc 9303 Part 5's TD1 specimen.
+    static let td1 = ["I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6", "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"]
+    static let period = Duration.milliseconds(100)
     static let page = Quadrilateral([Point(x: 300, y: 150), Point(x: 980, y: 150), Point(x: 980, y: 580), Point(x: 300, y: 580)])
 
     /// A passport page as `Vision` would report it: placed well unless told otherwise.
     static func seen(
-        whole: Bool = true, tilt: Double = 3, sharpness: Double = 400, at quadrilateral: Quadrilateral = page
+        whole: Bool = true, tilt: Double = 3, sharpness: Double = 400, at quadrilateral: Quadrilateral = page,
+        documentClass: DocumentClass = .td3
     ) -> DocumentObservation {
         var pose = DocumentPose(quadrilateral, width: 1280, height: 720, focalLength: 1100)!
         pose.tiltDegrees = tilt
         return DocumentObservation(
             width: 1280, height: 720,
             document: .init(
-                quadrilateral: quadrilateral, documentClass: .td3, whole: whole, areaFraction: 0.32, centreOffset: 0.01, pose: pose,
+                quadrilateral: quadrilateral, documentClass: documentClass, whole: whole, areaFraction: 0.32, centreOffset: 0.01, pose: pose,
                 quality: DocumentQuality(sharpness: sharpness, glare: 0, glareOverMRZ: 0, glareOverPhoto: 0)))
     }
 
-    static let ready = seen()
-    static let blurred = seen(sharpness: 5)
-    static let nothing = DocumentObservation(width: 1280, height: 720, document: nil)
-    static let mrz = ["P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<", "L898902C36UTO7408122F1204159ZE184226B<<<<<10"]
-    static let period = Duration.milliseconds(100)
+    static let ready = frame(seen())
+    static let blurred = frame(seen(sharpness: 5))
+    static let nothing = DocumentFrame(observation: DocumentObservation(width: 1280, height: 720, document: nil))
+
+    /// A frame measured as `observation`, with the MRZ read as `mrz` (looked for when given)
+    /// and the document's thumbnail.
+    static func frame(_ observation: DocumentObservation, mrz: [String]? = nil, thumbnail: UInt8 = 100) -> DocumentFrame {
+        var frame = DocumentFrame(observation: observation)
+        frame.thumbnail = observation.document == nil ? nil : [UInt8](repeating: thumbnail, count: 48 * 34)
+        if let mrz {
+            frame.mrzLookedFor = true
+            frame.mrz = MRZConsensusTests.reading(mrz)
+        }
+        return frame
+    }
+
+    static let readingMRZ = frame(seen(), mrz: mrz)
+    static let card = frame(seen(documentClass: .td1))
+    static let cardBack = frame(seen(documentClass: .td1), mrz: td1)
 
     func document(_ mode: Scan.Mode = .docFinder, part: Credential.Part = .multipart, useFlash: Bool = true) -> DocumentCapture {
         DocumentCapture(
             request: CaptureRequest(mode: mode, part: part, trigger: CaptureTrigger(), useFlash: useFlash), gate: Self.documentGate,
-            sidePause: .milliseconds(1500), mrz: Self.mrz)
+            sidePause: .milliseconds(1500))
     }
 
     /// Feeds frames `period` apart from `start`, each measured as `measure`, until one is
@@ -55,9 +74,11 @@ import Imaging
         return nil
     }
 
-    @Test func theFrontCarriesTheKeyTheMRZAndTheFlashPairTheBackNothing() throws {
-        var capture = document()
-        let front = try #require(firstShot(&capture, from: .zero, measure: Self.ready))
+    /// A passport page (TD3 shape) carries its MRZ: it is taken once two frames agreed on
+    /// it, with the key and the lines, and with the flash pair of the front.
+    @Test func aPassportPageIsTakenWithTheKeyTwoFramesAgreedOn() throws {
+        var capture = document(part: .front)
+        let front = try #require(firstShot(&capture, from: .zero, measure: Self.readingMRZ))
         #expect(front.shot.side == .front)
         #expect(front.shot.region == DocumentRegion(quadrilateral: Self.page, documentClass: .td3))
         #expect(front.shot.chipAccessKey == .mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415"))
@@ -67,16 +88,59 @@ import Imaging
         // Still over three frames (the guidance), then ready for three in a row (the gate):
         // "hold still" said once, and the fifth frame taken.
         #expect(front.actions == [.report(.extractionState(.holdStill)), .ignore, .ignore, .ignore, front.actions[4]])
-        capture.taken(at: front.at)
-        let back = try #require(firstShot(&capture, from: front.at + Self.period, measure: Self.ready))
-        #expect(back.shot == Shot(side: .back, region: DocumentRegion(quadrilateral: Self.page, documentClass: .td3)))
     }
 
-    /// The pause between the sides is a deadline: frames before it are ignored (not even
-    /// measured), the first at or after it is looked at again.
+    /// Without an MRZ read, the page waits for one until the MRZ timeout (4 s after the
+    /// first ready frame), then is taken without a key: the station asks the person next.
+    @Test func aPassportPageWithoutAReadableMRZIsTakenWithoutAKeyAfterTheTimeout() throws {
+        var capture = document(part: .front)
+        let front = try #require(firstShot(&capture, from: .zero, measure: Self.ready))
+        #expect(front.shot.chipAccessKey == nil)
+        #expect(front.shot.mrz == nil)
+        // The first ready frame was the third (t = 0.2 s): 4 s later.
+        #expect(front.at == .milliseconds(4200))
+        // One read alone is no agreement: the same.
+        var once = document(part: .front)
+        #expect(once.frame(at: .zero, shutter: false, detectionPaused: false) == .measure)
+        _ = once.measured(Self.readingMRZ)
+        let later = try #require(firstShot(&once, from: Self.period, measure: Self.ready))
+        #expect(later.shot.chipAccessKey == nil)
+    }
+
+    /// A card: the front (ID-1, no MRZ) is taken when ready; the back only once the card
+    /// was turned (here its MRZ is seen), with the key from the back's MRZ.
+    @Test func aCardsFrontIsTakenWhenReadyAndItsBackOnceTurnedWithTheKey() throws {
+        var capture = document()
+        let card = Self.frame(Self.seen(documentClass: .td1))
+        let front = try #require(firstShot(&capture, from: .zero, measure: card))
+        #expect(front.shot.side == .front)
+        #expect(front.shot.chipAccessKey == nil)
+        #expect(front.at == Self.period * 4)
+        capture.taken(at: front.at)
+        // The front shown again after the pause: never taken as the back.
+        let pauseOver = front.at + .milliseconds(1500)
+        #expect(firstShot(&capture, from: pauseOver, measure: card, limit: 30) == nil)
+        // Turned: the back shows its MRZ.
+        let back = try #require(firstShot(&capture, from: pauseOver + .seconds(3), measure: Self.frame(Self.seen(documentClass: .td1), mrz: Self.td1)))
+        #expect(back.shot.side == .back)
+        #expect(back.shot.chipAccessKey == .mrz(documentNumber: "D23145890", dateOfBirth: "740812", dateOfExpiry: "120415"))
+        #expect(back.shot.mrz == Self.td1)
+        #expect(!back.shot.flashPair)
+    }
+
+    /// A card back without a readable MRZ counts as turned when it looks unlike the front.
+    @Test func aCardBackThatLooksUnlikeTheFrontCountsAsTurned() throws {
+        var capture = document(useFlash: false)
+        let front = try #require(firstShot(&capture, from: .zero, measure: Self.frame(Self.seen(documentClass: .td1), thumbnail: 100)))
+        capture.taken(at: front.at)
+        let back = try #require(firstShot(&capture, from: front.at + .seconds(2), measure: Self.frame(Self.seen(documentClass: .td1), thumbnail: 180)))
+        #expect(back.shot.side == .back)
+        #expect(back.shot.chipAccessKey == nil)
+    }
+
     @Test func betweenTheSidesFramesAreIgnoredUntilThePauseIsOver() throws {
         var capture = document()
-        let front = try #require(firstShot(&capture, from: .zero, measure: Self.ready))
+        let front = try #require(firstShot(&capture, from: .zero, measure: Self.card))
         let takenAt = front.at + .milliseconds(250)  // encoding and the flash pair took a while
         capture.taken(at: takenAt)
         for offset in stride(from: 0, to: 1500, by: 100) {
@@ -85,8 +149,8 @@ import Imaging
         // A shutter press during the pause waits too.
         #expect(capture.frame(at: takenAt + .milliseconds(1499), shutter: true, detectionPaused: false) == .ignore)
         #expect(capture.frame(at: takenAt + .milliseconds(1500), shutter: false, detectionPaused: false) == .measure)
-        // The gate starts again: three ready frames for the back.
-        let back = try #require(firstShot(&capture, from: takenAt + .milliseconds(1600), measure: Self.ready))
+        // The gate starts again: three ready frames for the back (and its MRZ, read from the first).
+        let back = try #require(firstShot(&capture, from: takenAt + .milliseconds(1600), measure: Self.cardBack))
         #expect(back.at == takenAt + .milliseconds(1500) + Self.period * 5)
     }
 
@@ -98,22 +162,23 @@ import Imaging
         #expect(capture.frame(at: .seconds(4), shutter: false, detectionPaused: false) == .measure)
         #expect(capture.measured(Self.nothing) == .ignore)  // said once, not at every frame
         #expect(capture.frame(at: .seconds(5), shutter: false, detectionPaused: false) == .measure)
-        #expect(capture.measured(Self.seen(whole: false)) == .report(.extractionState(.tooClose)))
+        #expect(capture.measured(Self.frame(Self.seen(whole: false))) == .report(.extractionState(.tooClose)))
         #expect(capture.frame(at: .seconds(6), shutter: false, detectionPaused: false) == .measure)
-        #expect(capture.measured(Self.seen(tilt: 24)) == .report(.extractionState(.tilt(current: 24, target: 15))))
+        #expect(capture.measured(Self.frame(Self.seen(tilt: 24))) == .report(.extractionState(.tilt(current: 24, target: 15))))
         // Ready frames must come in a row: two, then a moved page starts the count again (and
         // it must be still over three frames before it counts).
         let moved = Quadrilateral(Self.page.corners.map { Point(x: $0.x + 40, y: $0.y) })
         var actions: [FrameAction] = []
-        for (n, observation) in [Self.ready, Self.ready, Self.seen(at: moved), Self.seen(at: moved), Self.seen(at: moved)].enumerated() {
+        let movedPage = Self.frame(Self.seen(at: moved), mrz: Self.mrz)
+        for (n, observation) in [Self.readingMRZ, Self.readingMRZ, movedPage, movedPage, movedPage].enumerated() {
             _ = capture.frame(at: .seconds(7) + Self.period * n, shutter: false, detectionPaused: false)
             actions.append(capture.measured(observation))
         }
         #expect(!actions.contains { if case .take = $0 { true } else { false } })
         _ = capture.frame(at: .seconds(8), shutter: false, detectionPaused: false)
-        #expect(capture.measured(Self.seen(at: moved)) == .ignore)
+        #expect(capture.measured(movedPage) == .ignore)
         _ = capture.frame(at: .seconds(9), shutter: false, detectionPaused: false)
-        guard case .take(let shot) = capture.measured(Self.seen(at: moved)) else {
+        guard case .take(let shot) = capture.measured(movedPage) else {
             Issue.record("the third ready frame in a row is taken")
             return
         }
@@ -123,25 +188,25 @@ import Imaging
     @Test func theManualModesWaitForTheShutterAndPausedDetectionStillTakesIt() {
         var capture = document(.manual, part: .front, useFlash: false)
         #expect(capture.frame(at: .zero, shutter: false, detectionPaused: false) == .ignore)
-        #expect(capture.frame(at: Self.period, shutter: true, detectionPaused: false) == .take(Shot(side: .front, chipAccessKey: capture.chipAccessKey, mrz: Self.mrz, byShutter: true)))
+        #expect(capture.frame(at: Self.period, shutter: true, detectionPaused: false) == .take(Shot(side: .front, byShutter: true)))
         capture.taken(at: Self.period)
         var automatic = document(part: .front, useFlash: false)
         #expect(automatic.frame(at: .zero, shutter: false, detectionPaused: true) == .ignore)
-        #expect(automatic.frame(at: Self.period, shutter: true, detectionPaused: true) == .take(Shot(side: .front, chipAccessKey: automatic.chipAccessKey, mrz: Self.mrz, byShutter: true)))
+        #expect(automatic.frame(at: Self.period, shutter: true, detectionPaused: true) == .take(Shot(side: .front, byShutter: true)))
     }
 
     @Test func aFrameThatCouldNotBeTakenIsFollowedAtOnce() throws {
         var capture = document(part: .front)
-        let front = try #require(firstShot(&capture, from: .zero, measure: Self.ready))
+        let front = try #require(firstShot(&capture, from: .zero, measure: Self.readingMRZ))
         capture.notTaken()
         // No pause, and the gate still counts the ready frames: the next ready frame is taken.
         #expect(capture.frame(at: front.at + Self.period, shutter: false, detectionPaused: false) == .measure)
-        guard case .take(let again) = capture.measured(Self.ready) else {
+        guard case .take(let again) = capture.measured(Self.readingMRZ) else {
             Issue.record("expected the next good frame to be taken")
             return
         }
         #expect(again.side == .front)
-        #expect(again.mrz == Self.mrz)  // still the first front
+        #expect(again.mrz == Self.mrz)  // the MRZ read before is still there
     }
 
     @Test func aFaceIsGuidedToTheCentreAndTakenWithoutKeyOrFlash() throws {

@@ -15,8 +15,10 @@ import Vision
             nationality: "UTO", birthDate: birth, sex: "F", expiryDate: "120415", optionalData: "ZE184226B")
     }
 
+    /// A read of `lines` (TD1 for three lines, TD2 for 36 characters, else TD3).
     static func reading(_ lines: [String], confidence: Float = 0.95) -> MRZReading {
-        MRZReading(format: .td3, lines: lines.map { line in
+        let format: MRZReading.Format = lines.count == 3 ? .td1 : lines.first?.count == 36 ? .td2 : .td3
+        return MRZReading(format: format, lines: lines.map { line in
             line.utf8.map { MRZReading.Character(best: $0, confidence: confidence, second: UInt8(ascii: "<"), secondConfidence: 0) }
         }, upsideDown: false)
     }

@@ -41,6 +41,10 @@ public struct CameraCapture: CaptureDevice {
         public var documentGuidance = DocumentGuidance.Settings()
         /// Frames in a row a document must be ready for before it is taken.
         public var documentReadyFrames = 3
+        /// How long the side with the MRZ waits for two frames to agree on it.
+        public var mrzTimeout: Duration = .seconds(4)
+        /// The folder of the vision models (the MRZ reader's); nil reads no MRZ.
+        public var modelsFolder: String?
 
         public init(
             name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
@@ -64,7 +68,7 @@ public struct CameraCapture: CaptureDevice {
         }
 
         var documentGate: DocumentGate.Settings {
-            DocumentGate.Settings(guidance: documentGuidance, readyFrames: documentReadyFrames)
+            DocumentGate.Settings(guidance: documentGuidance, readyFrames: documentReadyFrames, mrzTimeout: mrzTimeout)
         }
     }
 
@@ -77,6 +81,8 @@ public struct CameraCapture: CaptureDevice {
     let logger: Logger
     /// The camera's document finder: it keeps the learned platen from one capture to the next.
     let documentFinder: Result<DocumentFinder, VisionError>
+    /// The MRZ reader, loaded once (nil when no models folder is configured).
+    public let mrzReader: Result<MRZReader, MRZModelError>?
 
     /// - Parameters:
     ///   - flash: the LED for flash/no-flash pairs; nil captures without it.
@@ -95,6 +101,9 @@ public struct CameraCapture: CaptureDevice {
         self.clock = clock
         self.logger = logger
         documentFinder = Result { () throws(VisionError) in try DocumentFinder(settings: settings.documentFinder) }
+        mrzReader = settings.modelsFolder.map { folder in
+            Result { () throws(MRZModelError) in MRZReader(model: try MRZModel(folder: folder)) }
+        }
     }
 
     public func probe() async -> DeviceProbe {
@@ -117,7 +126,7 @@ public struct CameraCapture: CaptureDevice {
         }
         if purpose == .face {
             var face = FaceCapture(request: request, gate: settings.gate, pause: settings.sidePause)
-            await run(&face, source: source, request: request, report: report) { try $0.measure($1) }
+            await run(&face, source: source, request: request, report: report) { processor, frame, _ in try processor.measure(frame) }
         } else {
             let finder: DocumentFinder
             switch documentFinder {
@@ -126,9 +135,14 @@ public struct CameraCapture: CaptureDevice {
                 report(.lost(reason: "document analysis cannot start: \(error)"))
                 return
             }
-            let mrz = MRZRecording.lines(besides: camera.recording(for: .document))
-            var document = DocumentCapture(request: request, gate: settings.documentGate, sidePause: settings.sidePause, mrz: mrz)
-            await run(&document, source: source, request: request, report: report) { try $0.observeDocument($1, finder: finder) }
+            let reader = try? mrzReader?.get()
+            let maximumTilt = settings.documentGuidance.maximumTilt
+            var gate = settings.documentGate
+            gate.readsMRZ = reader != nil
+            var document = DocumentCapture(request: request, gate: gate, sidePause: settings.sidePause)
+            await run(&document, source: source, request: request, report: report) { processor, frame, decisions in
+                try processor.measureDocument(frame, finder: finder, reader: reader, maximumTilt: maximumTilt, wantsMRZ: decisions.wantsMRZ)
+            }
         }
     }
 
@@ -138,7 +152,7 @@ public struct CameraCapture: CaptureDevice {
     private func run<Decisions: FrameDecisions>(
         _ decisions: inout Decisions, source: any FrameSource, request: CaptureRequest,
         report: @escaping @Sendable (CaptureEvent) -> Void,
-        measure: (inout FrameProcessor, Frame) throws -> Decisions.Measure
+        measure: (inout FrameProcessor, Frame, Decisions) throws -> Decisions.Measure
     ) async {
         var processor = FrameProcessor(jpegQuality: settings.jpegQuality, previewWidth: settings.previewWidth)
         let stopwatch = Stopwatch(clock)
@@ -162,7 +176,7 @@ public struct CameraCapture: CaptureDevice {
             var action = decisions.frame(at: now, shutter: request.trigger.hasPress, detectionPaused: request.trigger.isPaused)
             if action == .measure {
                 do {
-                    action = decisions.measured(try measure(&processor, frame))
+                    action = decisions.measured(try measure(&processor, frame, decisions))
                 } catch {
                     logger.warning("frame could not be analysed", metadata: ["error": "\(error)"])
                     continue

@@ -34,6 +34,27 @@ struct FrameProcessor {
         return try finder.observe(luma, learning: learning, measureQuality: learning)
     }
 
+    /// The document in the frame, its thumbnail, and (when `wantsMRZ` says so for its
+    /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop.
+    mutating func measureDocument(
+        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, maximumTilt: Double, wantsMRZ: (DocumentClass) -> Bool
+    ) throws -> DocumentFrame {
+        let observation = try observeDocument(frame, finder: finder)
+        var measured = DocumentFrame(observation: observation)
+        guard let document = observation.document, document.whole else { return measured }
+        let size = DocumentFrame.thumbnailSize
+        measured.thumbnail = try DocumentFinder.crop(
+            luma, document.quadrilateral, as: document.documentClass,
+            pixelsPerMillimetre: Double(size.width) / document.documentClass.size.width
+        ).pixels
+        if let reader, wantsMRZ(document.documentClass), document.pose.tiltDegrees <= maximumTilt {
+            let crop = try DocumentFinder.crop(luma, document.quadrilateral, as: document.documentClass)
+            measured.mrzLookedFor = true
+            measured.mrz = reader.read(crop)
+        }
+        return measured
+    }
+
     /// The frame as JPEG: a camera's own JPEG as it is, anything else encoded; with a
     /// `region`, the perspective-corrected crop of the document there.
     mutating func encode(_ frame: Frame, region: DocumentRegion? = nil) throws -> [UInt8] {

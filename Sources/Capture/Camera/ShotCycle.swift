@@ -27,7 +27,8 @@ struct ShotCycle<Gate: ShotGate> {
 
     let automatic: Bool
     let pause: Duration
-    private(set) var gate: Gate
+    /// The gate; the capture around the cycle may set what it needs to know (the side).
+    var gate: Gate
     private var state = State.looking
 
     init(automatic: Bool, gate: Gate, pause: Duration) {

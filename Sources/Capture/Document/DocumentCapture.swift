@@ -5,26 +5,23 @@ import Vision
 /// image per side (front, then back for a two-sided part), and between the sides a pause
 /// for the person to turn the card over, as a deadline on the capture's clock.
 ///
-/// The front carries the chip key and, with the flash, asks for a flash/no-flash pair; the
-/// first front hands over the MRZ lines read.
+/// The side with the MRZ (a passport's data page, a card's back) carries the chip key the
+/// frames agreed on and the MRZ lines read; the front, with the flash, asks for a
+/// flash/no-flash pair.
 struct DocumentCapture: FrameDecisions {
     let part: Credential.Part
     let useFlash: Bool
-    let chipAccessKey: ChipAccessKey?
-    let mrz: [String]?
     private var cycle: ShotCycle<DocumentGate>
     private var imagesTaken = 0
+    private var now: Duration = .zero
 
     /// - Parameters:
     ///   - request: the mode and part; `useFlash` asks for a flash pair of the front.
     ///   - gate: the document gate's settings.
     ///   - sidePause: how long frames are ignored after an image.
-    ///   - mrz: the MRZ lines read, if any; the chip key comes from them.
-    init(request: CaptureRequest, gate: DocumentGate.Settings, sidePause: Duration, mrz: [String]?) {
+    init(request: CaptureRequest, gate: DocumentGate.Settings, sidePause: Duration) {
         part = request.part
         useFlash = request.useFlash
-        self.mrz = mrz
-        chipAccessKey = MRZRecording.chipKey(mrz)
         cycle = ShotCycle(automatic: request.mode.isAutomatic, gate: DocumentGate(settings: gate), pause: sidePause)
     }
 
@@ -36,21 +33,32 @@ struct DocumentCapture: FrameDecisions {
         }
     }
 
+    /// Whether to look for the MRZ in a frame showing a document of `documentClass`.
+    func wantsMRZ(_ documentClass: DocumentClass) -> Bool {
+        cycle.gate.expectsMRZ(documentClass)
+    }
+
     // The cycle runs before `action` reads it (`action(cycle.measured(...))` would read the
     // self from before the call).
     mutating func frame(at now: Duration, shutter: Bool, detectionPaused: Bool) -> FrameAction {
+        self.now = now
         let next = cycle.frame(at: now, shutter: shutter, detectionPaused: detectionPaused)
         return action(next)
     }
 
-    mutating func measured(_ observation: DocumentObservation) -> FrameAction {
-        let next = cycle.measured(observation)
+    mutating func measured(_ frame: DocumentFrame) -> FrameAction {
+        var frame = frame
+        frame.at = now
+        let next = cycle.measured(frame)
         return action(next)
     }
 
     mutating func taken(at now: Duration) {
+        let thumbnail = cycle.gate.thumbnail
         imagesTaken += 1
         cycle.taken(at: now)
+        cycle.gate.side = Self.side(of: part, index: imagesTaken)
+        if imagesTaken == 1 { cycle.gate.frontThumbnail = thumbnail }
     }
 
     mutating func notTaken() { cycle.notTaken() }
@@ -62,12 +70,11 @@ struct DocumentCapture: FrameDecisions {
         case .report(let update): return .report(update)
         case .take(let byShutter):
             let side = Self.side(of: part, index: imagesTaken)
-            let isFront = side == .front
+            let consensus = cycle.gate.consensus
             return .take(
                 Shot(
-                    side: side, chipAccessKey: isFront ? chipAccessKey : nil, flashPair: isFront && useFlash,
-                    mrz: isFront && imagesTaken == 0 ? mrz : nil, byShutter: byShutter,
-                    region: byShutter ? nil : cycle.gate.region))
+                    side: side, chipAccessKey: consensus.nextKey, flashPair: side == .front && useFlash,
+                    mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: byShutter ? nil : cycle.gate.region))
         }
     }
 }

@@ -8,49 +8,97 @@ struct DocumentRegion: Hashable, Sendable {
 }
 
 /// The gate of an automatic document capture: the guidance of ``DocumentGuidance`` from
-/// what `Vision` found in each frame, said when it changes, and the image taken when the
-/// document has been ready for a number of frames in a row.
+/// what `Vision` found in each frame, said when it changes; the MRZ read across frames; and
+/// the image taken when the document has been ready for a number of frames in a row and,
+/// on the side with the MRZ, two frames agreed on it (or the wait for that is over).
+///
+/// The side with the MRZ is a passport's data page (TD2/TD3 shape) and a card's back. The
+/// back is taken only once the card was really turned: an MRZ was seen on it, or its face
+/// differs from the front's.
 struct DocumentGate: ShotGate {
     struct Settings: Hashable, Sendable {
         var guidance = DocumentGuidance.Settings()
         /// Frames in a row the document must be ready for.
         var readyFrames = 3
+        /// How long, from the first ready frame, the side with the MRZ waits for two frames
+        /// to agree on it before it is taken without a key.
+        var mrzTimeout: Duration = .seconds(4)
+        /// The least mean difference (luma levels) between a card's front and what is shown
+        /// as its back, when no MRZ tells the back apart.
+        var turnedDifference = 25.0
+        /// Whether an MRZ reader is there to wait for (no model: nothing to wait for).
+        var readsMRZ = true
     }
 
     let settings: Settings
+    /// The side the next image shows.
+    var side: Credential.Part = .front
+    /// The thumbnail of the front taken, to see that the card was turned.
+    var frontThumbnail: [UInt8]?
     private var guidance: DocumentGuidance
     private var readyFrames = 0
+    private var firstReady: Duration?
+    private var sawMRZ = false
     private var lastUpdate: Scan.Update?
-    /// The region of the frame the gate said to take.
+    /// The region of the frame the gate said to take, and that frame's thumbnail.
     private(set) var region: DocumentRegion?
+    private(set) var thumbnail: [UInt8]?
+    /// The MRZ read across frames on this side.
+    private(set) var consensus = MRZConsensus()
 
     init(settings: Settings) {
         self.settings = settings
         guidance = DocumentGuidance(settings: settings.guidance)
     }
 
-    mutating func judge(_ observation: DocumentObservation) -> ShotVerdict {
+    /// Whether this side is expected to carry the MRZ, for a document of `documentClass`.
+    func expectsMRZ(_ documentClass: DocumentClass?) -> Bool {
+        settings.readsMRZ && (side == .back || (documentClass != nil && documentClass != .td1))
+    }
+
+    mutating func judge(_ frame: DocumentFrame) -> ShotVerdict {
+        if frame.mrzLookedFor, let reading = frame.mrz {
+            sawMRZ = true
+            consensus.add(reading)
+        }
+        let observation = frame.observation
         let state = guidance.observe(observation)
-        if state == .ready, let document = observation.document {
+        if state == .ready, let document = observation.document, turned(frame) {
             readyFrames += 1
-            if readyFrames >= settings.readyFrames {
+            if firstReady == nil { firstReady = frame.at }
+            let waitedEnough = frame.at - (firstReady ?? frame.at) >= settings.mrzTimeout
+            if readyFrames >= settings.readyFrames && (!expectsMRZ(document.documentClass) || consensus.nextKey != nil || waitedEnough) {
                 region = DocumentRegion(quadrilateral: document.quadrilateral, documentClass: document.documentClass)
+                thumbnail = frame.thumbnail
                 return .take
             }
         } else {
             readyFrames = 0
         }
-        // While the ready frames are counted, the person keeps holding still.
+        // While the ready frames are counted (and the MRZ read), the person keeps holding still.
         let update = Scan.Update.extractionState(Self.extractionState(state))
         defer { lastUpdate = update }
         return .wait(update == lastUpdate ? nil : update)
     }
 
+    /// Whether the face shown is the side wanted: anything for the front; for the back, an
+    /// MRZ seen on it or a face other than the front's.
+    private func turned(_ frame: DocumentFrame) -> Bool {
+        guard side == .back, let front = frontThumbnail else { return true }
+        if sawMRZ { return true }
+        guard let thumbnail = frame.thumbnail else { return false }
+        return DocumentFrame.difference(front, thumbnail) >= settings.turnedDifference
+    }
+
     mutating func reset() {
         guidance.reset()
         readyFrames = 0
+        firstReady = nil
+        sawMRZ = false
         lastUpdate = nil
         region = nil
+        thumbnail = nil
+        consensus.reset()
     }
 
     /// The seeds' word for a guidance state.

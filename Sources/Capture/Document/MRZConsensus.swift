@@ -48,7 +48,7 @@ struct MRZConsensus {
             candidates[index].confidenceSum += confidence
             return candidates[index].agreement == requiredAgreement
         }
-        guard let key = MRZRecording.chipKey(lines) else { return false }
+        guard let key = ChipAccessKey(mrzLines: lines) else { return false }
         candidates.append(Candidate(lines: lines, key: key, agreement: 1, confidenceSum: confidence))
         return requiredAgreement == 1
     }
