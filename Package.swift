@@ -228,7 +228,7 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "Capture", "SmartCard", "APDU", "ScanFlow", "MRTD", "Flash", "Backend", "Display", "KioskTime",
+                "Capture", "Vision", "SmartCard", "APDU", "ScanFlow", "MRTD", "Flash", "Backend", "Display", "KioskTime",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -63,7 +63,15 @@ else
     scripts/pcscd-vpcd.sh start --reuse
 fi
 
-mrz=$("$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null && tr -d '\n' < "$state/recordings/document.mrz")
+# The camera: the generated recording of a passport page placed on the platen (OCR-B MRZ,
+# scripts/vision-data), from which the station reads the chip key, and a drawn face.
+make --no-print-directory vision-data vision-models
+"$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null
+cp .cache/vision-data/sequences/demo-document.mjpeg "$state/recordings/document.mjpeg"
+# The virtual passport's chip holds the page's MRZ (the recording's ground truth; the
+# station never sees it: it reads the page).
+mrz=$(python3 -c 'import json,sys; print("".join(next(f["mrz"] for f in json.load(open(sys.argv[1])) if f and f.get("mrz"))))' \
+    .cache/vision-data/sequences/demo-document.json)
 echo "==> the virtual passport (PACE and BAC) on \"Virtual PCD 00 00\""
 "$bin/idkiosk" sim passport --slot 0 --pace --mrz "$mrz" --trust-out "$state/trust" --log-level warning &
 pids+=($!)
@@ -87,6 +95,11 @@ reader:
   name: "Virtual PCD 00 00"
 camera:
   name: "file:$state/recordings"
+vision:
+  models: $here/.cache/models
+  document:
+    # the generated recordings' camera (docs/vision-data.md)
+    field-of-view: 45
 flash:
   simulated: true
 journey:

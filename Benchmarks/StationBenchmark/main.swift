@@ -51,7 +51,7 @@ func startAndMemory() async throws {
     var idle: [Int] = []
     for _ in 0..<3 {
         let notify = try NotifySocket()
-        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        var options = DemoStack.Options()
         options.binDirectory = bin
         options.environment = ["NOTIFY_SOCKET": notify.path]
         let stack = try await DemoStack(options)
@@ -71,7 +71,7 @@ func startAndMemory() async throws {
     print("  baseline, the same binary starting and exiting (idkiosk version): median \(format(percentile(baselines, 0.5))) ms")
 
     // A journey run by the autopilot: the highest resident memory while it runs.
-    var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+    var options = DemoStack.Options()
     options.binDirectory = bin
     options.autopilot = 1
     options.autopilotPauseMs = 100

@@ -25,8 +25,9 @@ public final class DemoStack: Sendable {
     public var statusURL: String { "http://127.0.0.1:\(statusPort)" }
 
     public struct Options: Sendable {
-        /// The TD3 MRZ (88 characters) of the virtual passport and the recording.
-        public var mrz: String
+        /// The TD3 MRZ (88 characters) of the virtual passport; the generated demo recording's
+        /// own (its ground truth) by default, so the station reads the same zone off the page.
+        public var mrz: String?
         public var autopilot = 0
         public var autopilotPauseMs = 50
         public var environment: [String: String] = [:]
@@ -36,16 +37,26 @@ public final class DemoStack: Sendable {
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
-        public init(mrz: String) { self.mrz = mrz }
+        public init(mrz: String? = nil) { self.mrz = mrz }
     }
 
     public init(_ options: Options) async throws {
         let bin = options.binDirectory
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-demo-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory + "/trust", withIntermediateDirectories: true)
-        let mrz = options.mrz
-        let recordings = runCapturing(bin + "/idkiosk", ["sim", "recordings", "--out", directory + "/recordings", "--frames", "8", "--mrz", mrz])
+        // The face from `sim recordings`; the document is the generated demo recording, a
+        // passport page in OCR-B that the station reads its chip key from.
+        let recordings = runCapturing(bin + "/idkiosk", ["sim", "recordings", "--out", directory + "/recordings", "--frames", "8"])
         guard recordings.status == 0 else { throw ChildProcessError("sim recordings: \(recordings.stderr)") }
+        guard let data = VisionDataSet(), VisionCrops.hasModel else {
+            throw ChildProcessError("the demo needs \(VisionDataSet.missing) and the MRZ model (`make vision-models`)")
+        }
+        let demo = data.root + "/sequences/demo-document"
+        try FileManager.default.removeItem(atPath: directory + "/recordings/document.mjpeg")
+        try FileManager.default.copyItem(atPath: demo + ".mjpeg", toPath: directory + "/recordings/document.mjpeg")
+        let truth = try JSONDecoder().decode([DemoFrame?].self, from: Data(contentsOf: URL(fileURLWithPath: demo + ".json")))
+        guard let lines = truth.lazy.compactMap({ $0 }).compactMap(\.mrz).first else { throw ChildProcessError("\(demo).json has no MRZ") }
+        let mrz = options.mrz ?? lines.joined()
         passport = try ChildProcess(
             bin + "/idkiosk", ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--trust-out", directory + "/trust", "--log-level", "warning"],
             logPath: directory + "/passport.log")
@@ -73,6 +84,10 @@ public final class DemoStack: Sendable {
               name: "\(PCSCTestEnvironment.secondSlotReader)"
             camera:
               name: "file:\(directory)/recordings"
+            vision:
+              models: \(VisionCrops.models)
+              document:
+                field-of-view: 45
             flash:
               simulated: true
             journey:
@@ -106,6 +121,15 @@ public final class DemoStack: Sendable {
             throw ChildProcessError("idkiosk serve did not listen: \(serve.output)")
         }
     }
+
+    /// The ground truth of one frame of a generated recording.
+    struct DemoFrame: Decodable {
+        var mrz: [String]?
+    }
+
+    /// Whether the generated data and model the stack needs are there.
+    public static var canStart: Bool { VisionDataSet() != nil && VisionCrops.hasModel }
+    public static let missing = "\(VisionDataSet.missing) and the MRZ model (`make vision-models`)"
 
     /// Waits until the daemon's output contains `text`.
     public func waitForOutput(_ text: String, limit: Duration = .seconds(60)) async throws {

@@ -8,10 +8,12 @@ import VirtualPassport
 struct SimRecordingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recordings",
-        abstract: "Write the demo's camera recordings: a passport data page (document.mjpeg, document.mrz) and a face (face.mjpeg).",
+        abstract: "Write camera recordings: a passport data page on the platen (document.mjpeg) and a face (face.mjpeg).",
         discussion: """
             Use them with camera.name: file:DIR. The station takes document.* for documents and \
-            face.* for faces, and the MRZ beside the document recording stands in for an MRZ reader.
+            face.* for faces. The page's MRZ is drawn in a dot font that no MRZ reader reads: \
+            the station finds and takes the page, without a chip key. `make demo` replaces \
+            document.mjpeg with the generated OCR-B page of scripts/vision-data, whose MRZ it reads.
             """
     )
 
@@ -43,7 +45,7 @@ struct SimRecordingsCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(.badInput, "cannot write into \(out): \(error.localizedDescription)")
             }
-            Output.text(["wrote \(out)/document.mjpeg, \(out)/document.mrz and \(out)/face.mjpeg (\(frames) frames each)"])
+            Output.text(["wrote \(out)/document.mjpeg and \(out)/face.mjpeg (\(frames) frames each)"])
         }
     }
 }

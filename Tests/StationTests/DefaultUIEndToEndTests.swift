@@ -13,7 +13,8 @@ import Testing
 @Suite(
     .serialized,
     .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)),
-    .enabled(if: WebDriver.isAvailable, Comment(rawValue: WebDriver.skipReason)))
+    .enabled(if: WebDriver.isAvailable, Comment(rawValue: WebDriver.skipReason)),
+    .enabled(if: DemoStack.canStart, Comment(rawValue: "needs \(DemoStack.missing)")))
 struct DefaultUIEndToEndIntegrationTests {
     static let artifacts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/artifacts/e2e")
@@ -28,7 +29,7 @@ struct DefaultUIEndToEndIntegrationTests {
     }
 
     @Test func aPersonClicksThroughTheWholeJourneyAndTheBackendDecides() async throws {
-        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        var options = DemoStack.Options()
         options.resultSeconds = 120
         let stack = try await DemoStack(options)
         let browser = try await WebDriver.start(width: 1280, height: 800)

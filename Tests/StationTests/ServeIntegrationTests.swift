@@ -9,7 +9,9 @@ import FoundationNetworking
 
 /// `idkiosk serve` as a process, with the demo's stack: systemd's notifications, /health and
 /// /metrics, a whole journey run by the autopilot, and SIGTERM in the middle of a journey.
-@Suite(.serialized, .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)))
+@Suite(
+    .serialized, .enabled(if: PCSCTestEnvironment.isAvailable, Comment(rawValue: PCSCTestEnvironment.skipReason)),
+    .enabled(if: DemoStack.canStart, Comment(rawValue: "needs \(DemoStack.missing)")))
 struct ServeIntegrationTests {
     /// Runs `body` with the demo's stack and stops it afterwards, also when `body` throws.
     func withStack(_ options: DemoStack.Options, _ body: (DemoStack) async throws -> Void) async throws {
@@ -25,7 +27,7 @@ struct ServeIntegrationTests {
 
     @Test func readyWatchdogStatusHealthAndMetrics() async throws {
         let notify = try NotifySocket()
-        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        var options = DemoStack.Options()
         options.environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "2000000"]
         try await withStack(options) { stack in
             let ready = await notify.receive(until: "READY=1")
@@ -41,6 +43,10 @@ struct ServeIntegrationTests {
             let devices = object?["devices"] as? [[String: Any]]
             #expect(devices?.compactMap { $0["device"] as? String }.sorted() == ["camera", "reader"])
             #expect(devices?.allSatisfy { $0["available"] as? Bool == true } == true)
+            // The MRZ model, loaded at start.
+            let models = object?["models"] as? [[String: Any]]
+            #expect(models?.first?["name"] as? String == "mrz-ocrb-v1.bin")
+            #expect(models?.first?["available"] as? Bool == true)
             let metrics = try await stack.get("/metrics")
             #expect(metrics.status == 200)
             #expect(metrics.body.contains("idkiosk_outbox_depth"))
@@ -52,7 +58,7 @@ struct ServeIntegrationTests {
     }
 
     @Test func theAutopilotsJourneyEndsWithTheBackendsDecision() async throws {
-        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        var options = DemoStack.Options()
         options.autopilot = 1
         try await withStack(options) { stack in
             try await stack.waitForOutput("autopilot: the journey succeeded", limit: .seconds(120))
@@ -68,7 +74,7 @@ struct ServeIntegrationTests {
     }
 
     @Test func sigtermMidJourneyCancelsWipesAndExitsCleanly() async throws {
-        var options = DemoStack.Options(mrz: DemoPassport.mrz.joined())
+        var options = DemoStack.Options()
         options.autopilot = 1
         options.autopilotPauseMs = 4000
         try await withStack(options) { stack in

@@ -83,6 +83,8 @@ public struct CameraCapture: CaptureDevice {
     let documentFinder: Result<DocumentFinder, VisionError>
     /// The MRZ reader, loaded once (nil when no models folder is configured).
     public let mrzReader: Result<MRZReader, MRZModelError>?
+    /// How long loading the MRZ model took.
+    public let mrzModelLoadTime: Duration
 
     /// - Parameters:
     ///   - flash: the LED for flash/no-flash pairs; nil captures without it.
@@ -101,8 +103,13 @@ public struct CameraCapture: CaptureDevice {
         self.clock = clock
         self.logger = logger
         documentFinder = Result { () throws(VisionError) in try DocumentFinder(settings: settings.documentFinder) }
+        let start = ContinuousClock.now
         mrzReader = settings.modelsFolder.map { folder in
             Result { () throws(MRZModelError) in MRZReader(model: try MRZModel(folder: folder)) }
+        }
+        mrzModelLoadTime = ContinuousClock.now - start
+        if case .failure(let error) = mrzReader {
+            logger.error("the MRZ model cannot be used: documents are captured without a chip key from their MRZ", metadata: ["error": "\(error)", "code": "\(error.code)"])
         }
     }
 

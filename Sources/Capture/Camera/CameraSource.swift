@@ -31,7 +31,7 @@ public enum CameraSource: Hashable, Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return path }
         let stem = purpose == .face ? "face" : "document"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        guard let match = names.sorted().first(where: { $0.hasPrefix(stem + ".") && !$0.hasSuffix(".mrz") }) else { return path }
+        guard let match = names.sorted().first(where: { $0.hasPrefix(stem + ".") }) else { return path }
         return path + "/" + match
     }
 

@@ -52,6 +52,8 @@ public actor StationLoop {
         public var useFlash: Bool
         /// How often the loop proves it is alive (the watchdog's heartbeat) and re-probes missing devices.
         public var tick: Duration
+        /// The vision models as loaded at start, for `/health`.
+        public var models: [ModelStatus] = []
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],

@@ -127,6 +127,7 @@ public struct StationApp: Sendable {
         var cameraSettings = CameraCapture.Settings(
             name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond, minimumSharpness: Double(c.camera.minimumSharpness))
         c.vision.document.apply(to: &cameraSettings)
+        cameraSettings.modelsFolder = c.vision.models
         let camera = CameraCapture(
             settings: cameraSettings,
             flash: flash, preview: preview,
@@ -148,10 +149,12 @@ public struct StationApp: Sendable {
         let hubDisplay = HubDisplay(hub: hub)
         let autopilot = options.autopilotJourneys > 0
             ? Autopilot(wrapping: hubDisplay, journeys: options.autopilotJourneys, pause: options.autopilotPause, logger: logger) : nil
+        var loopSettings = StationLoop.Settings(c)
+        loopSettings.models = [camera.mrzModelStatus]
         let loop = StationLoop(
             dependencies: .init(
                 display: autopilot ?? hubDisplay, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox, metrics: metrics),
-            settings: StationLoop.Settings(c), logger: logger)
+            settings: loopSettings, logger: logger)
         autopilot?.attach(to: loop)
 
         let token = try Self.readSecret(c.display.tokenFile, key: "display.token-file")

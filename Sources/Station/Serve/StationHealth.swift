@@ -19,12 +19,16 @@ public struct StationHealth: Codable, Sendable, Hashable {
     public var outbox: Outbox?
     /// Seconds since the loop last proved it is alive.
     public var heartbeatAge: Double
+    /// The vision models as loaded at start: a missing or corrupt one is said here (and the
+    /// station goes on without what it does: no chip key from the MRZ without the MRZ model).
+    public var models: [ModelStatus]
 
     /// One line for `systemctl status`.
     public var statusLine: String {
         let devices = self.devices.map { "\($0.device.rawValue) \($0.available ? "ok" : "MISSING")" }.joined(separator: ", ")
         let outbox = self.outbox.map { "; outbox \($0.records) waiting" } ?? ""
-        return "\(phase); \(devices)\(outbox)"
+        let models = self.models.filter { !$0.available }.map { "; model \($0.name) MISSING" }.joined()
+        return "\(phase); \(devices)\(outbox)\(models)"
     }
 }
 
@@ -41,6 +45,25 @@ extension StationLoop {
         let live = age < maximumHeartbeatAge && phase != .stopped
         return StationHealth(
             live: live, ready: live && devices.allSatisfy(\.available) && phase != .outOfService,
-            phase: phase.rawValue, devices: devices, outbox: box, heartbeatAge: seconds)
+            phase: phase.rawValue, devices: devices, outbox: box, heartbeatAge: seconds, models: settings.models)
+    }
+}
+
+/// One vision model as the station loaded it at start.
+public struct ModelStatus: Codable, Sendable, Hashable {
+    /// The model's file name, e.g. `mrz-ocrb-v1.bin`.
+    public var name: String
+    public var available: Bool
+    /// Why it is not available (missing, corrupt, wrong version), with the path: what a
+    /// technician acts on.
+    public var detail: String?
+    /// How long loading it took, in milliseconds.
+    public var loadMilliseconds: Double?
+
+    public init(name: String, available: Bool, detail: String? = nil, loadMilliseconds: Double? = nil) {
+        self.name = name
+        self.available = available
+        self.detail = detail
+        self.loadMilliseconds = loadMilliseconds
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
 import Imaging
 
-/// The recordings `make demo` replays through the file camera: a passport data page placed
-/// on the station's platen (with its MRZ beside it, `document.mrz`, standing in for the MRZ
-/// reader) and a face. They are drawn here, not fetched: a page with a guilloche, a photo,
-/// text bars and the MRZ in a 5x7 dot font; a face as an oval with eyes and a mouth.
+/// Recordings for the file camera: a passport data page placed on the station's platen, and
+/// a face. They are drawn here, not fetched: a page with a guilloche, a photo, text bars and
+/// the MRZ in a 5x7 dot font (no MRZ reader reads it: the demo's readable page, in OCR-B,
+/// comes from scripts/vision-data); a face as an oval with eyes and a mouth.
 public enum DemoRecordings {
     /// Frame size of the document recording.
     static let frameSize = (width: 1280, height: 720)
 
-    /// Writes `document.mjpeg`, `document.mrz` and `face.mjpeg` into `directory`.
+    /// Writes `document.mjpeg` and `face.mjpeg` into `directory`.
     ///
     /// The document recording is what a fixed camera over the platen sees: the empty platen
     /// (a sixth of the frames), the page sliding in blurred (another sixth), then the page
@@ -34,7 +34,6 @@ public enum DemoRecordings {
             document += try codec.encode(frame, quality: 85)
         }
         try Data(document).write(to: URL(fileURLWithPath: directory + "/document.mjpeg"))
-        try (mrz.joined(separator: "\n") + "\n").write(toFile: directory + "/document.mrz", atomically: true, encoding: .utf8)
         var face: [UInt8] = []
         for index in 0..<frames {
             face += try codec.encode(portrait(width: 640, height: 480, tilt: (index % 7) - 3), quality: 85)
