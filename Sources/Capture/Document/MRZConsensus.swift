@@ -1,6 +1,6 @@
 import MRTD
-import ScanFlow
-import Vision
+public import ScanFlow
+public import Vision
 
 /// Agreement of MRZ reads across frames: the chip key is taken only from a zone that
 /// two frames read identically, with every check digit holding.
@@ -10,36 +10,36 @@ import Vision
 /// candidates are kept ordered by (frames agreeing, mean confidence), so when the chip
 /// refuses a key the station can try the next one, then ask the person. Nothing here
 /// logs: the lines are personal data.
-struct MRZConsensus {
+public struct MRZConsensus: Sendable {
     /// One distinct zone read.
-    struct Candidate: Sendable, CustomStringConvertible, CustomReflectable {
+    public struct Candidate: Sendable, CustomStringConvertible, CustomReflectable {
         /// The lines as read (personal data).
-        let lines: [String]
+        public let lines: [String]
         /// The key the zone makes.
-        let key: ChipAccessKey
+        public let key: ChipAccessKey
         /// How many frames read exactly these lines.
-        fileprivate(set) var agreement: Int
+        public fileprivate(set) var agreement: Int
         fileprivate(set) var confidenceSum: Double
 
-        var meanConfidence: Double { confidenceSum / Double(max(1, agreement)) }
+        public var meanConfidence: Double { confidenceSum / Double(max(1, agreement)) }
 
-        var description: String { "MRZConsensus.Candidate(agreement: \(agreement), lines: <redacted>)" }
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        public var description: String { "MRZConsensus.Candidate(agreement: \(agreement), lines: <redacted>)" }
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
     }
 
     /// Frames that must read the same lines before a candidate is accepted.
-    let requiredAgreement: Int
+    public let requiredAgreement: Int
     private var candidates: [Candidate] = []
     private var refused: [ChipAccessKey] = []
 
-    init(requiredAgreement: Int = 2) {
+    public init(requiredAgreement: Int = 2) {
         self.requiredAgreement = max(1, requiredAgreement)
     }
 
     /// Adds one frame's read.
     /// - Returns: whether this read made a candidate accepted (reached the agreement now).
     @discardableResult
-    mutating func add(_ reading: MRZReading?) -> Bool {
+    public mutating func add(_ reading: MRZReading?) -> Bool {
         guard let reading, reading.allCheckDigitsHold else { return false }
         let lines = reading.text
         let confidence = Double(reading.meanConfidence)
@@ -54,7 +54,7 @@ struct MRZConsensus {
     }
 
     /// The accepted candidates, best first: most frames agreeing, then highest mean confidence.
-    var accepted: [Candidate] {
+    public var accepted: [Candidate] {
         candidates.filter { $0.agreement >= requiredAgreement }.sorted {
             ($0.agreement, $0.meanConfidence) > ($1.agreement, $1.meanConfidence)
         }
@@ -62,17 +62,17 @@ struct MRZConsensus {
 
     /// The best accepted key not refused by the chip yet; nil when there is none (keep
     /// reading frames, or ask the person when none comes in time).
-    var nextKey: ChipAccessKey? {
+    public var nextKey: ChipAccessKey? {
         accepted.first { !refused.contains($0.key) }?.key
     }
 
     /// Records that the chip refused `key`: ``nextKey`` moves to the next distinct key.
-    mutating func refuse(_ key: ChipAccessKey) {
+    public mutating func refuse(_ key: ChipAccessKey) {
         if !refused.contains(key) { refused.append(key) }
     }
 
     /// Forgets every read (a new document, or the journey ended).
-    mutating func reset() {
+    public mutating func reset() {
         candidates.removeAll()
         refused.removeAll()
     }

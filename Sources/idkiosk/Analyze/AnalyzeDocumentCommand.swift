@@ -37,6 +37,12 @@ struct AnalyzeDocumentCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Frames to take from a camera (1-3000).")
     var frames = 150
 
+    @Option(name: .long, help: "The folder of the vision models (default: vision.models).")
+    var models: String?
+
+    @Flag(name: .long, help: "Print the MRZ lines read (personal data: only where the person agreed).")
+    var showData = false
+
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT") }
         guard (1...3000).contains(frames) else { throw ValidationError("--frames must be 1 to 3000") }
@@ -48,6 +54,13 @@ struct AnalyzeDocumentCommand: AsyncParsableCommand {
             var settings = CameraCapture.Settings(name: "")
             configuration.vision.document.apply(to: &settings)
             let backgroundImage = try background.map { try Self.still($0) }
+            let reader: MRZReader?
+            do throws(MRZModelError) {
+                reader = MRZReader(model: try MRZModel(folder: models ?? configuration.vision.models))
+            } catch {
+                FileHandle.standardError.write(Data("idkiosk: the MRZ is not read: \(error)\nhint: make vision-models, or --models DIR\n".utf8))
+                reader = nil
+            }
             var reports: [DocumentAnalysisReport] = []
             for input in inputs {
                 let finder: DocumentFinder
@@ -56,14 +69,20 @@ struct AnalyzeDocumentCommand: AsyncParsableCommand {
                 } catch {
                     throw CommandFailure(.internalError, "document analysis cannot start: \(error)")
                 }
-                var analysis = DocumentAnalysis(finder: finder, guidance: settings.documentGuidance)
+                var analysis = DocumentAnalysis(finder: finder, guidance: settings.documentGuidance, reader: reader)
                 if Self.isStill(input) {
                     if let backgroundImage { try analysis.learn(backgroundImage) }
                     analysis.analyseStill(try Self.still(input))
                 } else {
                     try await analysis.analyseStream(try Self.open(input, logger: logger), limit: Self.isDevice(input) ? frames : nil)
                 }
-                reports.append(DocumentAnalysisReport(input: input, frames: analysis.frames))
+                // A still is one frame: its read alone counts.
+                var consensus = analysis.consensus
+                if Self.isStill(input), consensus.accepted.isEmpty, let only = analysis.singleReading { consensus = only }
+                reports.append(
+                    DocumentAnalysisReport(
+                        input: input, frames: analysis.frames, chipKeyRead: consensus.nextKey != nil,
+                        mrzLines: showData ? consensus.accepted.map(\.lines) : nil))
                 if !global.json { Output.text(reports[reports.count - 1].lines) }
             }
             if global.json { try Output.json(reports) }

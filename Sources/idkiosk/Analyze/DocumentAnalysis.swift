@@ -1,19 +1,31 @@
 import Camera
+import Capture
 import Foundation
 import Imaging
 import Vision
 
-/// The analysis of one input: each frame through the finder and the guidance, timed.
+/// The analysis of one input: each frame through the finder and the guidance, timed, and
+/// the MRZ of each whole, flat enough document through the reader and the frames' agreement.
 struct DocumentAnalysis {
     let finder: DocumentFinder
+    let reader: MRZReader?
+    let maximumTilt: Double
+    private(set) var consensus = MRZConsensus()
+    /// The same reads, one frame enough: what a still (one frame) can say.
+    private var oneFrame = MRZConsensus(requiredAgreement: 1)
+
+    /// For a still: its one read, if every check digit held.
+    var singleReading: MRZConsensus? { oneFrame.accepted.isEmpty ? nil : oneFrame }
     private var guidance: DocumentGuidance
     private var stillGuidance: DocumentGuidance
     private(set) var frames: [DocumentFrameReport] = []
     private let codec = JPEGCodec()
     private var luma = LumaImage()
 
-    init(finder: DocumentFinder, guidance: DocumentGuidance.Settings) {
+    init(finder: DocumentFinder, guidance: DocumentGuidance.Settings, reader: MRZReader?) {
         self.finder = finder
+        self.reader = reader
+        maximumTilt = guidance.maximumTilt
         self.guidance = DocumentGuidance(settings: guidance)
         // A still stands for a document held still: one frame is enough.
         var still = guidance
@@ -42,11 +54,15 @@ struct DocumentAnalysis {
             throw CommandFailure(error)
         }
         defer { source.stop() }
-        let count = (source as? FileCamera<ImmediateClock>)?.framesInFile ?? limit ?? 150
+        let file = source as? FileCamera<ImmediateClock>
+        let count = file?.framesInFile ?? limit ?? 150
+        // A recording's frames are "due" at its frame rate on a clock that never waits: no
+        // wait may time out. A camera that stops for 5 s is lost.
+        let timeout: Duration = file == nil ? .seconds(5) : .seconds(86_400)
         for index in 0..<count {
             let frame: Frame
             do throws(CameraError) {
-                frame = try await source.nextFrame(timeout: .seconds(5))
+                frame = try await source.nextFrame(timeout: timeout)
             } catch {
                 throw CommandFailure(error)
             }
@@ -68,7 +84,18 @@ struct DocumentAnalysis {
             let observation = try finder.observe(image, learning: !still)
             let state = still ? stillGuidance.observe(observation) : guidance.observe(observation)
             let elapsed = ContinuousClock.now - start
-            frames.append(DocumentFrameReport(index: index, observation: observation, state: state, elapsed: elapsed))
+            var report = DocumentFrameReport(index: index, observation: observation, state: state, elapsed: elapsed)
+            if let reader, let document = observation.document, document.whole, document.pose.tiltDegrees <= maximumTilt {
+                let readStart = ContinuousClock.now
+                let crop = try DocumentFinder.crop(image, document.quadrilateral, as: document.documentClass)
+                let reading = reader.read(crop)
+                report.mrzMilliseconds = DocumentFrameReport.milliseconds(ContinuousClock.now - readStart)
+                report.mrz = reading == nil ? "none" : reading!.allCheckDigitsHold ? "read" : "check digits fail"
+                if let reading, reading.upsideDown { report.mrz! += ", upside down" }
+                consensus.add(reading)
+                oneFrame.add(reading)
+            }
+            frames.append(report)
         } catch {
             frames.append(DocumentFrameReport(index: index, error: "\(error)"))
         }

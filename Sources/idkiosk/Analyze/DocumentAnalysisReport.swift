@@ -18,6 +18,10 @@ struct DocumentFrameReport: Encodable {
     var glareOverPhotoPercent: Double?
     var otherDocuments: Int?
     var milliseconds: Double?
+    /// What the MRZ reader made of the document: `read` (every check digit holds), `check
+    /// digits fail`, `none`; nil when it was not looked for.
+    var mrz: String?
+    var mrzMilliseconds: Double?
     /// Why the frame could not be analysed (a corrupt frame).
     var error: String?
 
@@ -35,7 +39,7 @@ struct DocumentFrameReport: Encodable {
         default:
             self.state = "\(state)"
         }
-        milliseconds = Self.rounded(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000, 2)
+        milliseconds = Self.milliseconds(elapsed)
         otherDocuments = observation.others
         guard let document = observation.document else { return }
         documentClass = document.documentClass.rawValue
@@ -50,6 +54,10 @@ struct DocumentFrameReport: Encodable {
             glareOverMRZPercent = Self.rounded(quality.glareOverMRZ * 100, 1)
             glareOverPhotoPercent = Self.rounded(quality.glareOverPhoto * 100, 1)
         }
+    }
+
+    static func milliseconds(_ elapsed: Duration) -> Double {
+        rounded(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000, 2)
     }
 
     static func rounded(_ value: Double, _ places: Int) -> Double {
@@ -68,6 +76,7 @@ struct DocumentFrameReport: Encodable {
         if let glarePercent { text += "  glare \(glarePercent)%" }
         if whole == false { text += "  cut" }
         if let milliseconds { text += "  \(milliseconds) ms" }
+        if let mrz { text += "  MRZ \(mrz)" + (mrzMilliseconds.map { " (\($0) ms)" } ?? "") }
         return text
     }
 }
@@ -76,6 +85,11 @@ struct DocumentFrameReport: Encodable {
 struct DocumentAnalysisReport: Encodable {
     var input: String
     var frames: [DocumentFrameReport]
+    /// Whether two frames (or, for stills, one) read the same MRZ with every check digit
+    /// holding, and so a chip key was read.
+    var chipKeyRead: Bool
+    /// The MRZ zones agreed on, best first; only with `--show-data` (personal data).
+    var mrzLines: [[String]]?
 
     var lines: [String] {
         var states: [String: Int] = [:]
@@ -83,7 +97,10 @@ struct DocumentAnalysisReport: Encodable {
         let summary = states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         let times = frames.compactMap(\.milliseconds).sorted()
         let median = times.isEmpty ? 0 : times[times.count / 2]
-        return ["\(input): \(frames.count) frame(s)"] + frames.map(\.line) + ["  states: \(summary); median \(median) ms a frame"]
+        var lines = ["\(input): \(frames.count) frame(s)"] + frames.map(\.line) + ["  states: \(summary); median \(median) ms a frame"]
+        lines.append("  chip key from the MRZ: " + (chipKeyRead ? "read" : "not read"))
+        for zone in mrzLines ?? [] { lines += zone.map { "    \($0)" } }
+        return lines
     }
 }
 
