@@ -45,25 +45,25 @@ public struct MRZReader: Sendable {
         let nominalPitch = Self.pitchMillimetres * pixelsPerMillimetre
         guard let band = MRZBand.find(in: image, pitch: nominalPitch) else { return nil }
         guard let format = Self.format(of: band, nominalPitch: nominalPitch) else { return nil }
-        let allowed = MRZLayout.allowed(format)
         var features = [Float](repeating: 0, count: model.cellWidth * model.cellHeight)
         var probabilities = [Float](repeating: 0, count: model.alphabet.count)
-        var lines: [[MRZReading.Character]] = []
-        for (index, line) in band.lines.enumerated() {
+        var scores: [[[Float]]] = []
+        for line in band.lines {
             let centres = Self.centres(of: line, count: format.lineLength)
             let pitch = (line.right - line.left) / (Float(format.lineLength) - 1 + Self.inkWidth)
-            var characters: [MRZReading.Character] = []
-            for (position, cx) in centres.enumerated() {
+            var lineScores: [[Float]] = []
+            for cx in centres {
                 let shift = band.slope * (cx - band.centreX)
                 MRZCell.features(
                     of: image, centreX: cx, top: line.top + shift, bottom: line.bottom + shift, pitch: pitch,
                     width: model.cellWidth, height: model.cellHeight, into: &features
                 )
                 features.withUnsafeBufferPointer { model.probabilities($0, into: &probabilities) }
-                characters.append(MRZLayout.choose(probabilities, alphabet: model.alphabet, allowed: allowed[index][position]))
+                lineScores.append(probabilities)
             }
-            lines.append(characters)
+            scores.append(lineScores)
         }
+        let lines = MRZLayout.decode(scores, format: format, alphabet: model.alphabet)
         return MRZReading(format: format, lines: lines, upsideDown: upsideDown)
     }
 
