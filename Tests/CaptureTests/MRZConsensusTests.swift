@@ -68,12 +68,32 @@ import Vision
         #expect(consensus.accepted.isEmpty)
     }
 
+    @Test func unsureReadsDoNotCount() {
+        var consensus = MRZConsensus()
+        // Every check digit holds, but the recogniser was unsure of the whole read...
+        consensus.add(Self.reading(Self.zone(), confidence: 0.85))
+        consensus.add(Self.reading(Self.zone(), confidence: 0.85))
+        #expect(consensus.accepted.isEmpty)
+        // ...or of one character of the document number.
+        var unsure = Self.reading(Self.zone())
+        unsure.lines[1][3].confidence = 0.3
+        consensus.add(unsure)
+        consensus.add(unsure)
+        #expect(consensus.accepted.isEmpty)
+        // The same character unsure in the name does not touch the key.
+        var name = Self.reading(Self.zone())
+        name.lines[0][8].confidence = 0.3
+        consensus.add(name)
+        consensus.add(name)
+        #expect(consensus.nextKey == Self.key(Self.zone()))
+    }
+
     @Test func candidatesAreOrderedByAgreementThenConfidenceAndRefusedKeysAreSkipped() {
         var consensus = MRZConsensus()
         let first = Self.zone(), second = Self.zone(number: "L898902C4"), third = Self.zone(number: "X12345678")
         consensus.add(Self.reading(second, confidence: 0.99))
         consensus.add(Self.reading(second, confidence: 0.99))
-        for _ in 0..<3 { consensus.add(Self.reading(first, confidence: 0.8)) }
+        for _ in 0..<3 { consensus.add(Self.reading(first, confidence: 0.92)) }
         consensus.add(Self.reading(third, confidence: 0.9))
         consensus.add(Self.reading(third, confidence: 0.9))
         #expect(consensus.accepted.map(\.lines) == [first, second, third])

@@ -28,7 +28,8 @@ struct MRZReaderTests {
         // The classifier prefers O, then 0: a digit field takes 0, a name O, a document number O.
         let scores = Self.scores("O", "0")
         #expect(MRZLayout.choose(scores, alphabet: Self.alphabet, allowed: .digits).best == UInt8(ascii: "0"))
-        #expect(MRZLayout.choose(scores, alphabet: Self.alphabet, allowed: .digits).confidence == 0.3)
+        // Its confidence is the probability given the field type: renormalised over the digits.
+        #expect(abs(MRZLayout.choose(scores, alphabet: Self.alphabet, allowed: .digits).confidence - 0.3 / (0.3 + 9 * 0.1 / 35)) < 1e-5)
         #expect(MRZLayout.choose(scores, alphabet: Self.alphabet, allowed: .letters).best == UInt8(ascii: "O"))
         let any = MRZLayout.choose(scores, alphabet: Self.alphabet, allowed: .any)
         #expect(any.best == UInt8(ascii: "O") && any.second == UInt8(ascii: "0"))
@@ -36,6 +37,40 @@ struct MRZReaderTests {
         #expect(MRZLayout.choose(Self.scores("O", "8"), alphabet: Self.alphabet, allowed: .digits).best == UInt8(ascii: "8"))
         #expect(MRZLayout.choose(Self.scores("1", "I"), alphabet: Self.alphabet, allowed: .letters).best == UInt8(ascii: "I"))
         #expect(MRZLayout.choose(Self.scores("0", "M"), alphabet: Self.alphabet, allowed: .sex).best == UInt8(ascii: "M"))
+    }
+
+    /// Probabilities for every position of `lines`: its character 0.9, the rest evenly.
+    static func confident(_ lines: [String]) -> [[[Float]]] {
+        lines.map { line in line.utf8.map { c in alphabet.map { $0 == c ? 0.9 : 0.1 / 36 } } }
+    }
+
+    static func set(_ scores: inout [[[Float]]], line: Int, position: Int, _ pairs: [(Character, Float)]) {
+        let rest = (1 - pairs.map(\.1).reduce(0, +)) / Float(alphabet.count - pairs.count)
+        scores[line][position] = alphabet.map { c in pairs.first { $0.0.asciiValue == c }?.1 ?? rest }
+    }
+
+    @Test func datesTakeTheirPartsWhole() {
+        // The specimen's date of birth 740812 is at line 2, positions 14-19.
+        var scores = Self.confident(Self.td3)
+        // A filler more probable than the 0 of the month: one filler alone is no date part.
+        Self.set(&scores, line: 1, position: 15, [("<", 0.6), ("0", 0.35)])
+        // A 7 more probable than the 0 of a month's tens: months' tens are 0 or 1.
+        var tens = Self.confident(Self.td3)
+        Self.set(&tens, line: 1, position: 15, [("7", 0.6), ("0", 0.3)])
+        // Two fillers for the day: an unknown day.
+        var unknown = Self.confident(Self.td3)
+        Self.set(&unknown, line: 1, position: 17, [("<", 0.9)])
+        Self.set(&unknown, line: 1, position: 18, [("<", 0.8), ("2", 0.1)])
+        func birthDate(_ scores: [[[Float]]]) -> String {
+            String(decoding: MRZLayout.decode(scores, format: .td3, alphabet: Self.alphabet)[1][13..<19].map(\.best), as: UTF8.self)
+        }
+        #expect(birthDate(scores) == "740812")
+        #expect(birthDate(tens) == "740812")
+        #expect(birthDate(unknown) == "7408<<")
+        // The date of expiry has no unknown parts: fillers there are read as the likeliest digits.
+        var expiry = Self.confident(Self.td3)
+        Self.set(&expiry, line: 1, position: 25, [("<", 0.9), ("1", 0.05)])
+        #expect(MRZLayout.decode(expiry, format: .td3, alphabet: Self.alphabet)[1][25].best == UInt8(ascii: "1"))
     }
 
     @Test func layoutsRestrictDatesAndCheckDigitsToDigitsAndNamesToLetters() {

@@ -45,25 +45,25 @@ public struct MRZReader: Sendable {
         let nominalPitch = Self.pitchMillimetres * pixelsPerMillimetre
         guard let band = MRZBand.find(in: image, pitch: nominalPitch) else { return nil }
         guard let format = Self.format(of: band, nominalPitch: nominalPitch) else { return nil }
-        let allowed = MRZLayout.allowed(format)
         var features = [Float](repeating: 0, count: model.cellWidth * model.cellHeight)
         var probabilities = [Float](repeating: 0, count: model.alphabet.count)
-        var lines: [[MRZReading.Character]] = []
-        for (index, line) in band.lines.enumerated() {
+        var scores: [[[Float]]] = []
+        for line in band.lines {
             let centres = Self.centres(of: line, count: format.lineLength)
             let pitch = (line.right - line.left) / (Float(format.lineLength) - 1 + Self.inkWidth)
-            var characters: [MRZReading.Character] = []
-            for (position, cx) in centres.enumerated() {
+            var lineScores: [[Float]] = []
+            for cx in centres {
                 let shift = band.slope * (cx - band.centreX)
                 MRZCell.features(
                     of: image, centreX: cx, top: line.top + shift, bottom: line.bottom + shift, pitch: pitch,
                     width: model.cellWidth, height: model.cellHeight, into: &features
                 )
                 features.withUnsafeBufferPointer { model.probabilities($0, into: &probabilities) }
-                characters.append(MRZLayout.choose(probabilities, alphabet: model.alphabet, allowed: allowed[index][position]))
+                lineScores.append(probabilities)
             }
-            lines.append(characters)
+            scores.append(lineScores)
         }
+        let lines = MRZLayout.decode(scores, format: format, alphabet: model.alphabet)
         return MRZReading(format: format, lines: lines, upsideDown: upsideDown)
     }
 
@@ -96,25 +96,48 @@ public struct MRZReader: Sendable {
         }
         var estimates = (0..<count).map { first + Float($0) * pitch }
         var seen = estimates.map(refined)
-        // A least-squares line through the centres seen, twice, dropping those far from it.
-        var fit = (offset: first, step: pitch)
-        for tolerance in [Float(0.3), 0.15] {
-            let pairs = seen.enumerated().compactMap { i, c in c.map { (Float(i), $0) } }
-                .filter { abs($0.1 - (fit.offset + $0.0 * fit.step)) <= tolerance * pitch }
-            guard pairs.count >= count / 3 else { break }
-            let n = Float(pairs.count)
-            let sx = pairs.reduce(0) { $0 + $1.0 }, sy = pairs.reduce(0) { $0 + $1.1 }
-            let sxx = pairs.reduce(0) { $0 + $1.0 * $1.0 }, sxy = pairs.reduce(0) { $0 + $1.0 * $1.1 }
-            let denominator = n * sxx - sx * sx
-            guard denominator > 0 else { break }
-            let step = (n * sxy - sx * sy) / denominator
-            fit = ((sy - step * sx) / n, step)
-            estimates = (0..<count).map { fit.offset + Float($0) * fit.step }
+        // Least-squares fits through the centres seen, dropping those far from the last fit:
+        // a straight line, then a parabola (a crop whose corners were a little off keeps a
+        // trace of perspective, so the pitch changes slowly along the line).
+        for (tolerance, degree) in [(Float(0.3), 1), (0.15, 1), (0.15, 2)] {
+            let pairs = seen.enumerated().compactMap { i, c in c.map { (Double(i), Double($0)) } }
+                .filter { abs($0.1 - Double(estimates[Int($0.0)])) <= Double(tolerance * pitch) }
+            guard pairs.count >= count / 3, let fit = polynomial(pairs, degree: degree) else { break }
+            estimates = (0..<count).map { i in
+                let x = Double(i)
+                return Float(fit.reduce((0.0, 1.0)) { ($0.0 + $1 * $0.1, $0.1 * x) }.0)
+            }
             seen = estimates.map(refined)
         }
         return estimates.enumerated().map { i, estimate in
             if let c = seen[i], abs(c - estimate) <= 0.15 * pitch { return c }
             return estimate
         }
+    }
+
+    /// The least-squares polynomial of `degree` (1 or 2) through `points`, lowest
+    /// coefficient first; nil when the points do not determine it.
+    static func polynomial(_ points: [(Double, Double)], degree: Int) -> [Double]? {
+        let n = degree + 1
+        // Normal equations: A c = b with A[j][k] = Σ x^(j+k), b[j] = Σ y x^j.
+        var a = [[Double]](repeating: [Double](repeating: 0, count: n + 1), count: n)
+        for (x, y) in points {
+            var powers = [Double](repeating: 1, count: 2 * n - 1)
+            for k in 1..<powers.count { powers[k] = powers[k - 1] * x }
+            for j in 0..<n {
+                for k in 0..<n { a[j][k] += powers[j + k] }
+                a[j][n] += y * powers[j]
+            }
+        }
+        // Gaussian elimination with partial pivoting.
+        for column in 0..<n {
+            guard let pivot = (column..<n).max(by: { abs(a[$0][column]) < abs(a[$1][column]) }), abs(a[pivot][column]) > 1e-9 else { return nil }
+            a.swapAt(column, pivot)
+            for row in 0..<n where row != column {
+                let factor = a[row][column] / a[column][column]
+                for k in column...n { a[row][k] -= factor * a[column][k] }
+            }
+        }
+        return (0..<n).map { a[$0][n] / a[$0][$0] }
     }
 }

@@ -57,15 +57,15 @@ public struct MRZReading: Sendable, Hashable, CustomStringConvertible, CustomDeb
     public var lines: [[Character]]
     /// Whether the MRZ was found on the crop turned by 180 degrees (an upside-down document).
     public var upsideDown: Bool
-    /// Every check digit of the layout, in the order ICAO lists them.
-    public var checkDigits: [CheckDigit]
-
     public init(format: Format, lines: [[Character]], upsideDown: Bool) {
         self.format = format
         self.lines = lines
         self.upsideDown = upsideDown
-        self.checkDigits = MRZLayout.checkDigits(format: format, lines: lines.map { $0.map(\.best) })
     }
+
+    /// Every check digit of the layout, in the order ICAO lists them, computed from the
+    /// characters read.
+    public var checkDigits: [CheckDigit] { MRZLayout.checkDigits(format: format, lines: lines.map { $0.map(\.best) }) }
 
     /// The lines as text (personal data).
     public var text: [String] { lines.map { String(decoding: $0.map(\.best), as: UTF8.self) } }
@@ -77,6 +77,13 @@ public struct MRZReading: Sendable, Hashable, CustomStringConvertible, CustomDeb
     public var meanConfidence: Float {
         let all = lines.joined()
         return all.isEmpty ? 0 : all.reduce(0) { $0 + $1.confidence } / Float(all.count)
+    }
+
+    /// The least probable character's probability among those of the chip key (document
+    /// number, dates of birth and expiry, their check digits): one check digit alone guards
+    /// the document number (the composite repeats its weights), so errors there can cancel.
+    public var keyConfidence: Float {
+        MRZLayout.keyPositions(format: format, lines: lines.map { $0.map(\.best) }).map { lines[$0.0][$0.1].confidence }.min() ?? 0
     }
 
     /// The least probable character's probability.

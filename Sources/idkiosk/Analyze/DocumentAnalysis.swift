@@ -12,7 +12,7 @@ struct DocumentAnalysis {
     let maximumTilt: Double
     private(set) var consensus = MRZConsensus()
     /// The same reads, one frame enough: what a still (one frame) can say.
-    private var oneFrame = MRZConsensus(requiredAgreement: 1)
+    private var oneFrame = MRZConsensus.oneFrame
 
     /// For a still: its one read, if every check digit held.
     var singleReading: MRZConsensus? { oneFrame.accepted.isEmpty ? nil : oneFrame }
