@@ -83,4 +83,26 @@ import Testing
         #expect(IDKioskBinary.run("analyze", "document", folder + "/missing.mjpeg").status == 64)
         #expect(IDKioskBinary.run("analyze", "document").status == 64)
     }
+
+    /// A generated recording of a passport page in OCR-B: the chip key is read from two
+    /// agreeing frames; the lines are printed only with --show-data, and then they are the
+    /// page's own (its ground truth).
+    @Test(.enabled(if: VisionDataSet() != nil && VisionCrops.hasModel, "needs \(VisionDataSet.missing) and the MRZ model (`make vision-models`)"))
+    func theKeyIsReadFromARecordingAndItsLinesShownOnlyWhenAsked() throws {
+        let data = try #require(VisionDataSet())
+        let recording = data.sequence("td3-slide-in")
+        let plain = IDKioskBinary.run("analyze", "document", "--models", VisionCrops.models, recording)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("chip key from the MRZ: read"))
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: data.root + "/sequences/td3-slide-in.json"))) as? [Any]
+        let lines = try #require(truth?.compactMap { ($0 as? [String: Any])?["mrz"] as? [String] }.first)
+        #expect(!lines.contains { plain.stdout.contains($0) })
+        let shown = IDKioskBinary.run("analyze", "document", "--models", VisionCrops.models, recording, "--show-data")
+        #expect(lines.allSatisfy { shown.stdout.contains($0) })
+        // Without a model the analysis still runs, and says the key was not read.
+        let none = IDKioskBinary.run("analyze", "document", "--models", "/nonexistent", recording)
+        #expect(none.status == 0)
+        #expect(none.stdout.contains("chip key from the MRZ: not read"))
+        #expect(none.stderr.contains("model-missing") || none.stderr.contains("not read"))
+    }
 }
