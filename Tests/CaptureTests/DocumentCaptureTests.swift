@@ -250,3 +250,22 @@ import Imaging
         #expect(CameraCapture.stillThere(nil, in: frame(pageAt: nil), finder: finder, maximumCornerMotion: 0.015, processor: &processor))
     }
 }
+
+/// The image of the front, from a flash pair: the half whose glare leaves the MRZ and photo clear.
+@Suite struct FlashPairChoiceTests {
+    static func quality(mrz: Double, photo: Double) -> DocumentQuality {
+        DocumentQuality(sharpness: 500, glare: max(mrz, photo), glareOverMRZ: mrz, glareOverPhoto: photo)
+    }
+
+    @Test func theUnlitImageStaysUnlessGlareCoversItsMRZOrPhotoAndNotTheLitOnes() {
+        let clear = Self.quality(mrz: 0, photo: 0.01)
+        #expect(!FlashPairChoice.prefersLit(unlit: clear, lit: clear))
+        #expect(!FlashPairChoice.prefersLit(unlit: clear, lit: Self.quality(mrz: 0.3, photo: 0)))
+        #expect(FlashPairChoice.prefersLit(unlit: Self.quality(mrz: 0.2, photo: 0), lit: clear))
+        #expect(FlashPairChoice.prefersLit(unlit: Self.quality(mrz: 0, photo: 0.1), lit: clear))
+        // Both covered: the unlit one stays.
+        #expect(!FlashPairChoice.prefersLit(unlit: Self.quality(mrz: 0.2, photo: 0), lit: Self.quality(mrz: 0, photo: 0.2)))
+        // Nothing measured (a manual capture): the unlit one stays.
+        #expect(!FlashPairChoice.prefersLit(unlit: nil, lit: clear))
+    }
+}

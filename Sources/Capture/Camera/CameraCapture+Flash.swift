@@ -15,12 +15,12 @@ extension CameraCapture {
     func flashImage(
         after frame: Frame, region: DocumentRegion?, finder: DocumentFinder?, source: any FrameSource, flash: Flash<ContinuousClock>, processor: inout FrameProcessor,
         report: @Sendable (CaptureEvent) -> Void
-    ) async -> [UInt8]? {
+    ) async -> (jpeg: [UInt8], quality: DocumentQuality?)? {
         let period = source.mode?.interval.duration ?? .milliseconds(100)
         var pair = FlashPair(framePeriod: period, timeLimit: .seconds(2))
         var actions = pair.start(at: frame.timestamp) + pair.frameArrived(timestamp: frame.timestamp)
         var lastTimestamp = frame.timestamp
-        var image: [UInt8]?
+        var image: (jpeg: [UInt8], quality: DocumentQuality?)?
         while !pair.isFinished {
             var next: [FlashPair.Action] = []
             for action in actions {
@@ -53,7 +53,9 @@ extension CameraCapture {
             actions = pair.frameArrived(timestamp: lit.timestamp)
             if actions.contains(.keepFlashFrame), Self.stillThere(
                     region, in: lit, finder: finder, maximumCornerMotion: settings.documentGuidance.maximumCornerMotion, processor: &processor) {
-                image = try? processor.encode(lit, region: region)
+                if let jpeg = try? processor.encode(lit, region: region) {
+                    image = (jpeg, region.flatMap { try? processor.quality(lit, region: $0) })
+                }
             }
             actions += pair.tick(now: lit.timestamp)
         }

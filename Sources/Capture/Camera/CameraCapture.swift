@@ -197,12 +197,16 @@ public struct CameraCapture: CaptureDevice {
             case .take(let shot):
                 if shot.byShutter { _ = request.trigger.takePress() }
                 do {
-                    let jpeg = try processor.encode(frame, region: shot.region)
-                    if shot.flashPair, let flash,
-                        let lit = await flashImage(
+                    var jpeg = try processor.encode(frame, region: shot.region)
+                    if shot.flashPair, let flash {
+                        let unlit = shot.region.flatMap { try? processor.quality(frame, region: $0) }
+                        if let lit = await flashImage(
                             after: frame, region: shot.region, finder: try? documentFinder.get(), source: source, flash: flash, processor: &processor, report: report)
-                    {
-                        report(.evidence(.frontWithFlash(jpeg: lit)))
+                        {
+                            report(.evidence(.frontWithFlash(jpeg: lit.jpeg)))
+                            // The image of the front is the one whose glare leaves the MRZ and the photo clear.
+                            if FlashPairChoice.prefersLit(unlit: unlit, lit: lit.quality) { jpeg = lit.jpeg }
+                        }
                     }
                     if let lines = shot.mrz { report(.evidence(.mrz(lines: lines))) }
                     report(.image(CapturedImage(bytes: jpeg, side: shot.side, chipAccessKey: shot.chipAccessKey), isLastOfSide: true))

@@ -55,6 +55,12 @@ struct FrameProcessor {
         return measured
     }
 
+    /// Sharpness and glare of the document's region in the frame.
+    mutating func quality(_ frame: Frame, region: DocumentRegion) throws -> DocumentQuality {
+        try PixelConversion.luma(of: frame, into: &luma, codec: codec)
+        return try DocumentFinder.quality(of: luma, region.quadrilateral, region.documentClass)
+    }
+
     /// The frame as JPEG: a camera's own JPEG as it is, anything else encoded; with a
     /// `region`, the perspective-corrected crop of the document there.
     mutating func encode(_ frame: Frame, region: DocumentRegion? = nil) throws -> [UInt8] {

@@ -187,7 +187,7 @@ public final class DocumentFinder: Sendable {
     }
 
     /// Sharpness and glare on the region, corrected at ``DocumentQuality/pixelsPerMillimetre``.
-    static func quality(of image: LumaImage, _ quadrilateral: Quadrilateral, _ documentClass: DocumentClass) throws(VisionError) -> DocumentQuality {
+    public static func quality(of image: LumaImage, _ quadrilateral: Quadrilateral, _ documentClass: DocumentClass) throws(VisionError) -> DocumentQuality {
         let region = try crop(image, quadrilateral, as: documentClass, pixelsPerMillimetre: DocumentQuality.pixelsPerMillimetre)
         let statistics = LumaStatistics(region)
         func glare(_ zone: (x: Double, y: Double, width: Double, height: Double)) -> Double {
