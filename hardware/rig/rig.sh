@@ -135,6 +135,14 @@ cp "$bin/idkiosk" "$stage/rig/bin/idkiosk"
 done
 mkdir -p "$stage/lib64"
 [ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+# The analysis rig test (idkioskTests' AnalyzeRigTests) feeds a generated recording through
+# v4l2loopback and reads its MRZ with the model: both come from make vision-data and
+# make vision-models; without them that test skips.
+if [ -f "$root/.cache/vision-data/sequences/td3-slide-in.mjpeg" ] && [ -f "$root/.cache/models/mrz-ocrb-v1.bin" ]; then
+    mkdir -p "$stage/rig/vision" "$stage/rig/models"
+    cp "$root/.cache/vision-data/sequences/td3-slide-in.mjpeg" "$stage/rig/vision/"
+    cp "$root/.cache/models/mrz-ocrb-v1.bin" "$root/.cache/models/MANIFEST" "$stage/rig/models/"
+fi
 echo "$mode" > "$stage/rig/mode"
 echo "$filter" > "$stage/rig/filter"
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs.cpio.gz"

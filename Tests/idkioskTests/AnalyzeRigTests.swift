@@ -1,0 +1,73 @@
+import Camera
+import Foundation
+import Glibc
+import Imaging
+import KioskTestKit
+import Synchronization
+import Testing
+
+/// What the rig VM holds for the analysis through a real V4L2 device: a generated
+/// recording of a passport page sliding in (hardware/rig/rig.sh copies it) and the MRZ model.
+enum VisionRig {
+    static var sequence: String? { CommandRig.env("IDKIOSK_RIG_SEQUENCE") }
+    static var models: String? { CommandRig.env("IDKIOSK_RIG_MODELS") }
+    static var isActive: Bool {
+        CommandRig.isActive && access("/dev/video10", F_OK) == 0 && sequence != nil && models != nil
+    }
+}
+
+/// `idkiosk analyze document /dev/video10` in the rig VM, with v4l2loopback fed the frames
+/// of a generated recording: the camera path of the station end to end (V4L2 streaming,
+/// MJPEG decoding, the finder learning the platen, the MRZ read twice), and the key is read.
+@Suite(
+    "analyze document through v4l2loopback in the rig VM",
+    .enabled(if: VisionRig.isActive, "needs v4l2loopback, the generated recording and the MRZ model in the rig VM: run `make rig-test`"))
+struct AnalyzeRigTests {
+    @Test func aPageSlidingInFrontOfTheCameraGivesTheChipKey() throws {
+        let path = try #require(VisionRig.sequence), models = try #require(VisionRig.models)
+        let frames = MJPEG.split([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        try #require(frames.count > 30)
+        let size = try JPEGCodec().size(of: frames[0])
+        let mode = CaptureMode(format: .mjpeg, width: size.width, height: size.height, interval: FrameInterval(fps: 15))
+        // The writer goes round the recording at 15 fps while the command reads what it can.
+        let writer = LoopbackWriter()
+        let thread = Thread {
+            do {
+                let output = try V4L2Output(path: "/dev/video10")
+                _ = try output.configure(mode)
+                var k = 0
+                while !writer.stopped {
+                    try output.write(Frame(format: .mjpeg, width: size.width, height: size.height, bytes: frames[k % frames.count]))
+                    writer.wrote()
+                    k += 1
+                    usleep(66_000)
+                }
+            } catch {
+                writer.failed("\(error)")
+            }
+        }
+        thread.start()
+        defer { writer.stop() }
+        for _ in 0..<100 where writer.written == 0 && writer.failure == nil { usleep(50_000) }
+        try #require(writer.written > 0, "the loopback writer: \(writer.failure ?? "wrote nothing")")
+        let run = IDKioskBinary.run("analyze", "document", "/dev/video10", "--frames", "90", "--models", models, "--json")
+        writer.stop()
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        let report = try #require(reports?.first)
+        let states = (report["frames"] as? [[String: Any]])?.compactMap { $0["state"] as? String } ?? []
+        #expect(states.contains("ready"), "\(states)")
+        #expect(report["chipKeyRead"] as? Bool == true, "\(states)")
+    }
+}
+
+/// The state the writer thread and the test share.
+final class LoopbackWriter: Sendable {
+    private let state = Mutex<(stopped: Bool, written: Int, failure: String?)>((false, 0, nil))
+    var stopped: Bool { state.withLock { $0.stopped } }
+    var written: Int { state.withLock { $0.written } }
+    var failure: String? { state.withLock { $0.failure } }
+    func stop() { state.withLock { $0.stopped = true } }
+    func wrote() { state.withLock { $0.written += 1 } }
+    func failed(_ message: String) { state.withLock { $0.failure = message } }
+}
