@@ -63,6 +63,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Tesseract: only the vision benchmark's MRZ baseline links it.
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // OpenCV core and imgproc (Debian's 4.6) behind a C API: Vision's document finding and warping.
         .target(
@@ -260,7 +262,7 @@ let package = Package(
 
         .executableTarget(
             name: "VisionBenchmark",
-            dependencies: ["Vision", "Imaging", "KioskTestKit"],
+            dependencies: ["Vision", "Imaging", "Camera", "Capture", "MRTD", "ScanFlow", "KioskTestKit", "CTesseract"],
             path: "Benchmarks/VisionBenchmark",
             swiftSettings: strict
         ),

@@ -8,8 +8,8 @@ packages=(
     pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
     # Vision: OpenCV core and imgproc behind the COpenCV shim
     libopencv-dev libpng-dev
-    # the camera benchmark's baseline (libv4lconvert)
-    libv4l-dev
+    # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)
+    libv4l-dev libtesseract-dev tesseract-ocr-eng
     # the real PC/SC stack the tests and the demo use
     pcscd vsmartcard-vpcd
     # the reference backend's PostgreSQL tests (scripts/postgres.sh runs a private cluster)

@@ -71,3 +71,8 @@ for width in ours.keys.sorted() {
         format: "  %@: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (%d frames)", size, median(ours[width]!),
         percentile(ours[width]!, 0.95), median(baseline[width]!), percentile(baseline[width]!, 0.95), ours[width]!.count))
 }
+
+print("==> MRZ reading on the held-out crops (ours against Tesseract, one core)")
+try MRZBenchmark.run()
+print("==> time from a page placed to a chip key, generated recordings at 15 fps (target: under 1.5 s)")
+try MRZBenchmark.timeToKey(data)
