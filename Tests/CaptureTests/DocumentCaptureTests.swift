@@ -251,6 +251,50 @@ import Imaging
     }
 }
 
+/// The preview shows where the station sees the document: its outline, green once placed
+/// well, amber while guided; nothing when no document is found; never on the image taken.
+@Suite struct PreviewOverlayTests {
+    static func frame(pageAt x: Int?, width: Int = 640, pageWidth: Int = 300) -> Frame {
+        let height = 360
+        var pixels = [UInt8](repeating: 40, count: width * height)
+        if let x {
+            for row in 70..<(70 + pageWidth * 211 / 300) { for column in x..<(x + pageWidth) { pixels[row * width + column] = 220 } }
+        }
+        return Frame(format: .grey, width: width, height: height, bytes: pixels)
+    }
+
+    static func pixel(_ jpeg: [UInt8], _ x: Int, _ y: Int) throws -> (r: UInt8, g: UInt8, b: UInt8) {
+        var image = RGBImage()
+        try JPEGCodec().decodeRGB(jpeg, into: &image)
+        return image[x, y]
+    }
+
+    @Test func theOutlineIsDrawnOnThePreviewOnly() throws {
+        let finder = try DocumentFinder()
+        var processor = FrameProcessor(jpegQuality: 90, previewWidth: 320)
+        let guidance = DocumentGuidance.Settings()
+        func measure(_ frame: Frame) throws { _ = try processor.measureDocument(frame, finder: finder, reader: nil, guidance: guidance) { _ in false } }
+        try measure(Self.frame(pageAt: nil))  // learns the platen
+        #expect(processor.overlay == nil)
+        // A page placed well: green on its left edge (x 170 in the frame, 85 in the half-size preview).
+        let placed = Self.frame(pageAt: 170)
+        try measure(placed)
+        let green = try Self.pixel(processor.previewJPEG(placed), 85, 140)
+        #expect(green.g > 150 && green.r < 110, "\(green)")
+        // Too small: amber.
+        let small = Self.frame(pageAt: 170, pageWidth: 150)
+        try measure(small)
+        let amber = try Self.pixel(processor.previewJPEG(small), 85, 60)
+        #expect(amber.r > 200 && amber.g > 120 && amber.b < 110, "\(amber)")
+        // The image taken has no outline: the platen there is its own grey.
+        let taken = try Self.pixel(processor.encode(placed), 170, 140)
+        #expect(abs(Int(taken.r) - Int(taken.g)) < 12, "\(taken)")
+        // Gone: no outline.
+        try measure(Self.frame(pageAt: nil))
+        #expect(processor.overlay == nil)
+    }
+}
+
 /// The image of the front, from a flash pair: the half whose glare leaves the MRZ and photo clear.
 @Suite struct FlashPairChoiceTests {
     static func quality(mrz: Double, photo: Double) -> DocumentQuality {

@@ -143,12 +143,12 @@ public struct CameraCapture: CaptureDevice {
                 return
             }
             let reader = try? mrzReader?.get()
-            let maximumTilt = settings.documentGuidance.maximumTilt
+            let guidance = settings.documentGuidance
             var gate = settings.documentGate
             gate.readsMRZ = reader != nil
             var document = DocumentCapture(request: request, gate: gate, sidePause: settings.sidePause)
             await run(&document, source: source, request: request, report: report) { processor, frame, decisions in
-                try processor.measureDocument(frame, finder: finder, reader: reader, maximumTilt: maximumTilt, wantsMRZ: decisions.wantsMRZ)
+                try processor.measureDocument(frame, finder: finder, reader: reader, guidance: guidance, wantsMRZ: decisions.wantsMRZ)
             }
         }
     }

@@ -14,6 +14,8 @@ struct FrameProcessor {
     private var rgb = RGBImage()
     private var small = RGBImage()
     private let codec = JPEGCodec()
+    /// The outline of the document last found, for the preview.
+    private(set) var overlay: PreviewOverlay?
 
     init(jpegQuality: Int, previewWidth: Int) {
         self.jpegQuality = jpegQuality
@@ -37,17 +39,22 @@ struct FrameProcessor {
     /// The document in the frame, its thumbnail, and (when `wantsMRZ` says so for its
     /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop.
     mutating func measureDocument(
-        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, maximumTilt: Double, wantsMRZ: (DocumentClass) -> Bool
+        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings, wantsMRZ: (DocumentClass) -> Bool
     ) throws -> DocumentFrame {
         let observation = try observeDocument(frame, finder: finder)
         var measured = DocumentFrame(observation: observation)
+        overlay = observation.document.map { document in
+            PreviewOverlay(
+                quadrilateral: document.quadrilateral, frameWidth: observation.width, frameHeight: observation.height,
+                placed: DocumentGuidance.isPlaced(document, settings: guidance))
+        }
         guard let document = observation.document, document.whole else { return measured }
         let size = DocumentFrame.thumbnailSize
         measured.thumbnail = try DocumentFinder.crop(
             luma, document.quadrilateral, as: document.documentClass,
             pixelsPerMillimetre: Double(size.width) / document.documentClass.size.width
         ).pixels
-        if let reader, wantsMRZ(document.documentClass), document.pose.tiltDegrees <= maximumTilt {
+        if let reader, wantsMRZ(document.documentClass), document.pose.tiltDegrees <= guidance.maximumTilt {
             let crop = try DocumentFinder.crop(luma, document.quadrilateral, as: document.documentClass)
             measured.mrzLookedFor = true
             measured.mrz = reader.read(crop)
@@ -78,6 +85,11 @@ struct FrameProcessor {
     mutating func previewJPEG(_ frame: Frame) throws(ImagingError) -> [UInt8] {
         try PixelConversion.rgb(of: frame, into: &rgb, codec: codec)
         Self.downscale(rgb, toWidth: previewWidth, into: &small)
+        if let overlay {
+            var marked = small
+            overlay.draw(on: &marked)
+            return try codec.encode(marked, quality: 70)
+        }
         return try codec.encode(small, quality: 70)
     }
 

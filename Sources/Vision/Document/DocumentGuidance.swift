@@ -64,6 +64,12 @@ public struct DocumentGuidance: Sendable {
         recent.removeAll()
     }
 
+    /// Whether `document` is placed well enough to take, stillness aside (the preview's
+    /// outline turns green).
+    public static func isPlaced(_ document: DocumentObservation.Found, settings: Settings) -> Bool {
+        state(of: document, recent: Array(repeating: document.quadrilateral, count: settings.stillFrames), settings: settings) == .ready
+    }
+
     /// The guidance for one observation, with the quadrilaterals of the frames before it.
     static func state(of document: DocumentObservation.Found, recent: [Quadrilateral], settings: Settings) -> State {
         if !document.whole { return .tooClose }
