@@ -8,15 +8,20 @@ public struct CapturedImage: Hashable, Sendable, CustomStringConvertible, Custom
     public let side: Credential.Part
     /// The chip access key read from the MRZ, when the image showed one.
     public let chipAccessKey: ChipAccessKey?
+    /// Why the station's own Instant Feedback finds the image unusable (blurred, glare over
+    /// the MRZ or photo, part of the document missing, no document, MRZ unreadable); nil
+    /// when usable. A rejected image is not uploaded: the person retakes it.
+    public let rejectReason: RejectReason?
 
-    public init(bytes: [UInt8], side: Credential.Part, chipAccessKey: ChipAccessKey? = nil) {
+    public init(bytes: [UInt8], side: Credential.Part, chipAccessKey: ChipAccessKey? = nil, rejectReason: RejectReason? = nil) {
         self.bytes = bytes
         self.side = side
         self.chipAccessKey = chipAccessKey
+        self.rejectReason = rejectReason
     }
 
     public var description: String {
-        "CapturedImage(\(side.rawValue), \(bytes.count) bytes, <redacted>\(chipAccessKey == nil ? "" : ", chip key"))"
+        "CapturedImage(\(side.rawValue), \(bytes.count) bytes, <redacted>\(chipAccessKey == nil ? "" : ", chip key")\(rejectReason.map { ", rejected \($0)" } ?? ""))"
     }
 
     public var debugDescription: String { description }

@@ -188,11 +188,11 @@ import Imaging
     @Test func theManualModesWaitForTheShutterAndPausedDetectionStillTakesIt() {
         var capture = document(.manual, part: .front, useFlash: false)
         #expect(capture.frame(at: .zero, shutter: false, detectionPaused: false) == .ignore)
-        #expect(capture.frame(at: Self.period, shutter: true, detectionPaused: false) == .take(Shot(side: .front, byShutter: true)))
+        #expect(capture.frame(at: Self.period, shutter: true, detectionPaused: false) == .take(Shot(side: .front, byShutter: true, document: DocumentShot(expectsMRZ: nil))))
         capture.taken(at: Self.period)
         var automatic = document(part: .front, useFlash: false)
         #expect(automatic.frame(at: .zero, shutter: false, detectionPaused: true) == .ignore)
-        #expect(automatic.frame(at: Self.period, shutter: true, detectionPaused: true) == .take(Shot(side: .front, byShutter: true)))
+        #expect(automatic.frame(at: Self.period, shutter: true, detectionPaused: true) == .take(Shot(side: .front, byShutter: true, document: DocumentShot(expectsMRZ: nil))))
     }
 
     @Test func aFrameThatCouldNotBeTakenIsFollowedAtOnce() throws {
@@ -292,6 +292,42 @@ import Imaging
         // Gone: no outline.
         try measure(Self.frame(pageAt: nil))
         #expect(processor.overlay == nil)
+    }
+}
+
+/// The station's Instant Feedback on a document image, in the seeds' reject reasons.
+@Suite struct DocumentUsabilityTests {
+    static let page = Quadrilateral([Point(x: 300, y: 150), Point(x: 980, y: 150), Point(x: 980, y: 580), Point(x: 300, y: 580)])
+
+    static func seen(whole: Bool) -> DocumentObservation {
+        DocumentObservation(
+            width: 1280, height: 720,
+            document: .init(
+                quadrilateral: page, documentClass: .td3, whole: whole, areaFraction: 0.3, centreOffset: 0,
+                pose: DocumentPose(page, width: 1280, height: 720, focalLength: 1100)!, quality: nil))
+    }
+
+    static func quality(sharpness: Double = 400, mrz: Double = 0, photo: Double = 0) -> DocumentQuality {
+        DocumentQuality(sharpness: sharpness, glare: max(mrz, photo), glareOverMRZ: mrz, glareOverPhoto: photo)
+    }
+
+    func reason(
+        _ observation: DocumentObservation? = nil, _ quality: DocumentQuality? = quality(), expectsMRZ: Bool = true, mrzSeen: Bool = true
+    ) -> RejectReason? {
+        DocumentUsability.rejectReason(observation: observation, quality: quality, expectsMRZ: expectsMRZ, mrzSeen: mrzSeen, minimumSharpness: 60)
+    }
+
+    @Test func eachProblemHasItsReasonAndAGoodImageNone() {
+        #expect(reason() == nil)
+        #expect(reason(DocumentObservation(width: 1280, height: 720, document: nil), nil) == .noDocument)
+        #expect(reason(Self.seen(whole: false), nil) == .missingPartDocument)
+        #expect(reason(Self.seen(whole: true)) == nil)
+        #expect(reason(nil, Self.quality(sharpness: 20)) == .blurry)
+        #expect(reason(nil, Self.quality(mrz: 0.3)) == .glare)
+        #expect(reason(nil, Self.quality(photo: 0.15)) == .glare)
+        #expect(reason(nil, Self.quality(photo: 0.05)) == nil)
+        #expect(reason(mrzSeen: false) == .notReadable)
+        #expect(reason(expectsMRZ: false, mrzSeen: false) == nil)
     }
 }
 

@@ -143,6 +143,20 @@ import Testing
         #expect(taken.contains(.metric(.stepDuration(step: "scanView", .seconds(1)))))
     }
 
+    /// Instant Feedback at the station: an image the capture found unusable is not uploaded;
+    /// the person sees the reject view with the seeds' reason and retakes.
+    @Test func anImageTheStationRejectsIsNotUploadedAndThePersonSeesWhy() {
+        var machine = Self.scanningFront()
+        _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        _ = machine.captureEvent(generation: 1, .started, now: .seconds(5))
+        let blurred = CapturedImage(bytes: [0xFF, 0xD8, 0xFF, 0xD9], side: .front, rejectReason: .blurry)
+        let taken = machine.captureEvent(generation: 1, .image(blurred, isLastOfSide: true), now: .seconds(6))
+        #expect(!taken.contains { if case .enqueue = $0 { true } else { false } })
+        #expect(taken.contains(.answerLater(generation: 1, .partProcessed(.rejected([.front: .blurry])))))
+        let shown = machine.answer(generation: 1, .partProcessed(.rejected([.front: .blurry])), now: .seconds(6))
+        #expect(shown.contains(.show(.step(.rejectView([.front: .blurry])))))
+    }
+
     @Test func theChipIsReadWithTheFrontsKeyAndALiftedDocumentIsAskedBack() {
         var machine = Self.scanningFront()
         _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))

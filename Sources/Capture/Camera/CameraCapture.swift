@@ -197,8 +197,10 @@ public struct CameraCapture: CaptureDevice {
             case .take(let shot):
                 if shot.byShutter { _ = request.trigger.takePress() }
                 do {
+                    var shot = shot
+                    let rejectReason = usability(&shot, frame: frame, processor: &processor)
                     var jpeg = try processor.encode(frame, region: shot.region)
-                    if shot.flashPair, let flash {
+                    if rejectReason == nil, shot.flashPair, let flash {
                         let unlit = shot.region.flatMap { try? processor.quality(frame, region: $0) }
                         if let lit = await flashImage(
                             after: frame, region: shot.region, finder: try? documentFinder.get(), source: source, flash: flash, processor: &processor, report: report)
@@ -208,8 +210,11 @@ public struct CameraCapture: CaptureDevice {
                             if FlashPairChoice.prefersLit(unlit: unlit, lit: lit.quality) { jpeg = lit.jpeg }
                         }
                     }
-                    if let lines = shot.mrz { report(.evidence(.mrz(lines: lines))) }
-                    report(.image(CapturedImage(bytes: jpeg, side: shot.side, chipAccessKey: shot.chipAccessKey), isLastOfSide: true))
+                    if rejectReason == nil, let lines = shot.mrz { report(.evidence(.mrz(lines: lines))) }
+                    report(
+                        .image(
+                            CapturedImage(bytes: jpeg, side: shot.side, chipAccessKey: shot.chipAccessKey, rejectReason: rejectReason),
+                            isLastOfSide: true))
                     decisions.taken(at: stopwatch.elapsed)
                 } catch {
                     logger.warning("frame could not be encoded", metadata: ["error": "\(error)"])
@@ -217,5 +222,23 @@ public struct CameraCapture: CaptureDevice {
                 }
             }
         }
+    }
+
+    /// The station's Instant Feedback on a document shot (``DocumentUsability``); a manual
+    /// shot is looked at first, and its region found then is what is kept of it.
+    private func usability(_ shot: inout Shot, frame: Frame, processor: inout FrameProcessor) -> RejectReason? {
+        guard let info = shot.document, let finder = try? documentFinder.get() else { return nil }
+        var observation: DocumentObservation?
+        if shot.region == nil {
+            guard let seen = try? processor.observeDocument(frame, finder: finder, learning: false) else { return nil }
+            observation = seen
+            if let document = seen.document, document.whole {
+                shot.region = DocumentRegion(quadrilateral: document.quadrilateral, documentClass: document.documentClass)
+            }
+        }
+        let quality = shot.region.flatMap { try? processor.quality(frame, region: $0) }
+        return DocumentUsability.rejectReason(
+            observation: observation, quality: quality, expectsMRZ: info.expectsMRZ ?? false, mrzSeen: info.mrzSeen,
+            minimumSharpness: settings.documentGuidance.minimumSharpness)
     }
 }

@@ -37,4 +37,16 @@ struct Shot: Hashable, Sendable {
     var byShutter = false
     /// The document's region in the frame: the image kept is its perspective-corrected crop.
     var region: DocumentRegion?
+    /// For a document: what the frames before it said of its MRZ, for the station's Instant
+    /// Feedback; nil for a face.
+    var document: DocumentShot?
+}
+
+/// What a document capture knew of its MRZ when it took the image.
+struct DocumentShot: Hashable, Sendable {
+    /// Whether the side carries an MRZ that the reader could have read (an automatic shot);
+    /// nil for a manual one, which reads no MRZ.
+    var expectsMRZ: Bool?
+    /// Whether an MRZ was seen in the frames before it.
+    var mrzSeen = false
 }

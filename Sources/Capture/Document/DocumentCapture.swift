@@ -70,11 +70,14 @@ struct DocumentCapture: FrameDecisions {
         case .report(let update): return .report(update)
         case .take(let byShutter):
             let side = Self.side(of: part, index: imagesTaken)
-            let consensus = cycle.gate.consensus
+            let gate = cycle.gate
+            let consensus = gate.consensus
+            let region = byShutter ? nil : gate.region
             return .take(
                 Shot(
                     side: side, chipAccessKey: consensus.nextKey, flashPair: side == .front && useFlash,
-                    mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: byShutter ? nil : cycle.gate.region))
+                    mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: region,
+                    document: DocumentShot(expectsMRZ: byShutter ? nil : gate.expectsMRZ(region?.documentClass), mrzSeen: gate.sawMRZ)))
         }
     }
 }

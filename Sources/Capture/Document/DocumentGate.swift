@@ -38,7 +38,7 @@ struct DocumentGate: ShotGate {
     private var guidance: DocumentGuidance
     private var readyFrames = 0
     private var firstReady: Duration?
-    private var sawMRZ = false
+    private(set) var sawMRZ = false
     private var lastUpdate: Scan.Update?
     /// The region of the frame the gate said to take, and that frame's thumbnail.
     private(set) var region: DocumentRegion?

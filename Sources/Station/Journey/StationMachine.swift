@@ -442,8 +442,17 @@ struct StationMachine {
         case .stopChipRead:
             return [.stopChipRead]
         case .uploadPart(_, let images):
-            // Usability was judged at capture; the backend judges again. Offline, parts wait in
-            // the outbox, so the journey goes on either way.
+            // Instant Feedback at the station: an image the capture found unusable is not
+            // uploaded, and the person retakes it (ScanFlow's reject view, retries, fallback).
+            let rejected = Dictionary(images.compactMap { image in image.rejectReason.map { (image.side, $0) } }, uniquingKeysWith: { first, _ in first })
+            if !rejected.isEmpty {
+                return [
+                    .log(LogLine(level: .notice, message: "image rejected at the station", metadata: ["reasons": rejected.values.map(\.description).sorted().joined(separator: ",")])),
+                    .answerLater(generation: generation, .partProcessed(.rejected(rejected))),
+                ]
+            }
+            // The backend judges usable images again. Offline, parts wait in the outbox, so
+            // the journey goes on either way.
             return images.flatMap { enqueue(classifier: WorkflowProfile.classifier(for: $0.side), body: Data($0.bytes)) }
                 + [.answerLater(generation: generation, .partProcessed(.accepted))]
         case .uploadChipData:
