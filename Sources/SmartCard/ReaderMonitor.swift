@@ -30,14 +30,37 @@ public enum ReaderMonitor {
         let (stream, continuation) = AsyncStream.makeStream(of: ReaderEvent.self, bufferingPolicy: .unbounded)
         let control = MonitorControl()
         continuation.onTermination = { _ in control.stop() }
+        running.withLock { $0 += 1 }
         let thread = Thread {
             var loop = MonitorLoop(control: control, emit: { continuation.yield($0) }, logger: logger, retryInterval: retryInterval)
             loop.run()
             continuation.finish()
+            running.withLock { $0 -= 1 }
         }
         thread.name = "idkiosk.reader-monitor"
         thread.start()
         return stream
+    }
+
+    /// Monitor threads not yet finished (stopping one is asynchronous: its wait is
+    /// cancelled, then it releases its context).
+    private static let running = Mutex(0)
+
+    /// Waits until every monitor whose stream ended has left libpcsclite, at most `limit`.
+    ///
+    /// A command must call this before the process exits: libpcsclite frees its context
+    /// table in a destructor at exit, and a monitor thread still returning from its
+    /// cancelled `SCardGetStatusChange` would then read freed memory (a crash seen under load).
+    /// - Returns: whether they all finished in time.
+    @discardableResult
+    public static func waitUntilStopped(limit: Duration = .seconds(2)) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while running.withLock({ $0 }) > 0 {
+            guard clock.now < deadline else { return false }
+            usleep(5_000)
+        }
+        return true
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SmartCard
 import Station
 
 /// `idkiosk serve`: the station daemon.
@@ -59,6 +60,8 @@ struct ServeCommand: AsyncParsableCommand {
                         }
                     }),
                 logger: logger)
+            // The reader monitor's thread must leave libpcsclite before the process exits.
+            defer { ReaderMonitor.waitUntilStopped() }
             do {
                 try await app.run()
             } catch let error as StationApp.StartError {

@@ -91,6 +91,8 @@ struct PCSCIntegrationTests {
         // stream ends and the consumer returns the events it saw (the two readers).
         let seen = await consumer.value
         #expect(seen >= 2)
+        // And the thread has left libpcsclite before a command exits.
+        #expect(ReaderMonitor.waitUntilStopped(limit: .seconds(5)))
     }
 
     @Test func statusWordsFromTheCardPassThrough() async throws {
