@@ -349,3 +349,17 @@ import Imaging
         #expect(!FlashPairChoice.prefersLit(unlit: nil, lit: clear))
     }
 }
+
+/// The analysis against the camera's pace: automatic capture is given up once, when the
+/// median analysis time of the last frames is slower than the floor.
+@Suite struct AnalysisPaceTests {
+    @Test func aSlowAnalysisIsReportedOnceAfterAWindowOfFrames() {
+        var pace = AnalysisPace(minimumFramesPerSecond: 4, window: 5)
+        // 4 fps: 250 ms a frame at most. Ten fast frames, then slow ones: one or two slow
+        // frames among the last five are not a slow analysis, the third is (the median of
+        // five); it is said once.
+        let milliseconds = Array(repeating: 120, count: 10) + [900, 300, 300, 300] + Array(repeating: 400, count: 10)
+        let reported = milliseconds.map { pace.record(.milliseconds($0)) }
+        #expect(reported.enumerated().filter(\.element).map(\.offset) == [12])
+    }
+}

@@ -157,6 +157,16 @@ import Testing
         #expect(shown.contains(.show(.step(.rejectView([.front: .blurry])))))
     }
 
+    /// An analysis too slow for the camera: the journey switches to the fallback (manual) mode.
+    @Test func aTooSlowAnalysisSwitchesToTheFallbackMode() {
+        var machine = Self.scanningFront()
+        _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        _ = machine.captureEvent(generation: 1, .started, now: .seconds(5))
+        let actions = machine.captureEvent(generation: 1, .lowPerformance, now: .seconds(6))
+        #expect(actions.contains(.show(.update(.fallback(.lowPerformance)))))
+        #expect(actions.contains { if case .startCapture(_, .manual, .front, _) = $0 { true } else { false } })
+    }
+
     @Test func theChipIsReadWithTheFrontsKeyAndALiftedDocumentIsAskedBack() {
         var machine = Self.scanningFront()
         _ = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))

@@ -45,6 +45,9 @@ public struct CameraCapture: CaptureDevice {
         public var mrzTimeout: Duration = .seconds(4)
         /// The folder of the vision models (the MRZ reader's); nil reads no MRZ.
         public var modelsFolder: String?
+        /// Analysed frames per second under which automatic capture is given up for the
+        /// fallback (manual) mode.
+        public var minimumAnalysedFramesPerSecond = 4
 
         public init(
             name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
@@ -165,6 +168,7 @@ public struct CameraCapture: CaptureDevice {
         let stopwatch = Stopwatch(clock)
         report(.started)
         var lastPreview = Duration.zero - .seconds(1)
+        var pace = AnalysisPace(minimumFramesPerSecond: settings.minimumAnalysedFramesPerSecond)
         let previewInterval = Duration.milliseconds(1000 / max(1, settings.previewFramesPerSecond))
         while !Task.isCancelled {
             let frame: Frame
@@ -183,7 +187,12 @@ public struct CameraCapture: CaptureDevice {
             var action = decisions.frame(at: now, shutter: request.trigger.hasPress, detectionPaused: request.trigger.isPaused)
             if action == .measure {
                 do {
-                    action = decisions.measured(try measure(&processor, frame, decisions))
+                    let measured = try measure(&processor, frame, decisions)
+                    if pace.record(stopwatch.elapsed - now) {
+                        logger.warning("the analysis cannot keep up with the camera: automatic capture is given up", metadata: ["floor": "\(pace.minimumFramesPerSecond) fps"])
+                        report(.lowPerformance)
+                    }
+                    action = decisions.measured(measured)
                 } catch {
                     logger.warning("frame could not be analysed", metadata: ["error": "\(error)"])
                     continue

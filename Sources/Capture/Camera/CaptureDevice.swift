@@ -40,6 +40,9 @@ public enum CaptureEvent: Sendable {
     case evidence(CaptureEvidence)
     /// The camera stopped delivering or went away; `reason` is for a technician.
     case lost(reason: String)
+    /// The analysis cannot keep up with the camera: automatic capture is given up (the
+    /// journey switches to its fallback mode).
+    case lowPerformance
 }
 
 /// Evidence a capture gathers beside the images; what the backend calls it is the station's business.

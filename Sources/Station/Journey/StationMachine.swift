@@ -274,6 +274,9 @@ struct StationMachine {
         case .evidence(let evidence):
             guard let upload = evidence.upload else { return [] }
             return enqueue(classifier: upload.classifier, body: upload.body)
+        case .lowPerformance:
+            return [.log(LogLine(level: .warning, message: "automatic capture too slow: the fallback mode takes over"))]
+                + apply(now: now) { $0.lowPerformance() }
         case .lost(let reason):
             devices[.camera] = DeviceStatus(.camera, available: false, detail: reason)
             return [
