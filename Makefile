@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench pcscd-start pcscd-stop unit vision-data vision-models
+.PHONY: test demo demo-auto build bench fuzz pcscd-start pcscd-stop unit vision-data vision-models
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -33,6 +33,10 @@ pcscd-stop:
 vision-data:
 	/usr/bin/python3 scripts/vision-data/generate.py
 	/usr/bin/python3 scripts/vision-data/check.py --quick
+
+## fuzz: libFuzzer on the parsers and analysis entry points (FUZZ_SECONDS per target, default 30)
+fuzz:
+	scripts/fuzz.sh
 
 ## bench: performance figures, each compared with a baseline taken in the same run
 bench:

@@ -252,6 +252,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Fuzzing (make fuzz): the parsers and analysis entry points; replays files in a normal build.
+        .executableTarget(
+            name: "idkiosk-fuzz",
+            dependencies: ["Camera", "Imaging", "MRTD", "Vision"],
+            path: "Fuzz/idkiosk-fuzz",
+            swiftSettings: strict
+        ),
+
         // Benchmarks (make bench)
         .executableTarget(
             name: "PCSCBenchmark",

@@ -1,0 +1,95 @@
+import Camera
+import Foundation
+import Imaging
+import MRTD
+import Vision
+
+// idkiosk-fuzz: the parsers and analysis entry points that take bytes from outside (a
+// camera, a file, a chip), one input at a time.
+//
+// Built by `make fuzz` with coverage and AddressSanitizer and linked with libFuzzer
+// (-DFUZZING): `idkiosk-fuzz TARGET [libFuzzer options] [CORPUS...]`. In a normal build it
+// replays files instead: `idkiosk-fuzz TARGET FILE...` runs each file once (a crash found
+// by the fuzzer, kept as a regression input).
+
+/// One input to one target; never throws or traps on bad input (errors are values).
+func run(_ target: String, _ bytes: [UInt8]) {
+    switch target {
+    case "png":
+        _ = try? PNGCodec.decodeLuma(bytes)
+    case "jpeg":
+        var image = LumaImage()
+        _ = try? JPEGCodec().decodeLuma(bytes, into: &image)
+    case "mjpeg":
+        for frame in MJPEG.split(bytes).prefix(4) {
+            var image = LumaImage()
+            _ = try? JPEGCodec().decodeLuma(frame, into: &image)
+        }
+    case "y4m":
+        _ = try? Y4MHeader.parse(bytes)
+    case "mrz-text":
+        _ = try? MRZ(String(decoding: bytes, as: UTF8.self))
+    case "finder":
+        // The first two bytes give the size (up to 255 x 255), the rest the pixels.
+        guard bytes.count >= 2 else { return }
+        let (width, height) = (Int(bytes[0]) + 1, Int(bytes[1]) + 1)
+        var pixels = Array(bytes.dropFirst(2).prefix(width * height))
+        pixels += [UInt8](repeating: 0, count: width * height - pixels.count)
+        let image = LumaImage(width: width, height: height, pixels: pixels)
+        _ = try? Fuzz.finder?.observe(image, learning: true)
+    case "mrz-reader":
+        // A crop of a TD1 card's size with the bytes as its bottom rows.
+        guard let reader = Fuzz.reader else { return }
+        var pixels = [UInt8](repeating: 230, count: 856 * 540)
+        let start = pixels.count - min(bytes.count, pixels.count)
+        pixels.replaceSubrange(start..., with: bytes.prefix(pixels.count))
+        _ = reader.read(LumaImage(width: 856, height: 540, pixels: pixels))
+    default:
+        FileHandle.standardError.write(Data("idkiosk-fuzz: unknown target \(target); one of \(Fuzz.targets.joined(separator: ", "))\n".utf8))
+        exit(64)
+    }
+}
+
+enum Fuzz {
+    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader"]
+    nonisolated(unsafe) static var target = ""
+    nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
+    /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.
+    nonisolated(unsafe) static var reader: MRZReader? = (try? MRZModel(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
+        .map { MRZReader(model: $0) }
+}
+
+var arguments = CommandLine.arguments
+guard arguments.count >= 2, Fuzz.targets.contains(arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: idkiosk-fuzz TARGET [FILE... | libFuzzer options]; TARGET: \(Fuzz.targets.joined(separator: ", "))\n".utf8))
+    exit(64)
+}
+Fuzz.target = arguments.remove(at: 1)
+
+#if FUZZING
+@_silgen_name("LLVMFuzzerRunDriver")
+func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+var argc = CInt(arguments.count)
+var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+let status = cStrings.withUnsafeMutableBufferPointer { buffer -> CInt in
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = buffer.baseAddress
+    return runDriver(&argc, &argv) { data, size in
+        run(Fuzz.target, data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+        return 0
+    }
+}
+exit(status)
+#else
+for path in arguments.dropFirst() {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        FileHandle.standardError.write(Data("idkiosk-fuzz: cannot read \(path)\n".utf8))
+        exit(66)
+    }
+    run(Fuzz.target, [UInt8](data))
+}
+print("\(Fuzz.target): \(arguments.count - 1) input(s) ran")
+#endif

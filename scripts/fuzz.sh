@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# `make fuzz`: libFuzzer on the parsers and analysis entry points that take bytes from
+# outside (Fuzz/idkiosk-fuzz). Built with coverage and AddressSanitizer in .build/fuzz;
+# each target runs FUZZ_SECONDS (default 30) from a corpus in .cache/fuzz/TARGET, seeded
+# from the generated vision data where it helps. A crash leaves its input in
+# .cache/fuzz/crashes/ and fails the run; `idkiosk-fuzz TARGET FILE` (a normal build)
+# replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-30}
+targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader"}
+runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
+libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
+[ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
+make --no-print-directory vision-data vision-models >/dev/null
+echo "==> building idkiosk-fuzz with coverage and AddressSanitizer (.build/fuzz)"
+swift build --build-path .build/fuzz --product idkiosk-fuzz \
+    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
+    -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
+bin=.build/fuzz/debug/idkiosk-fuzz
+mkdir -p .cache/fuzz/crashes
+seed() { # seed TARGET FILE...: copies the first files given into the target's corpus once
+    local dir=.cache/fuzz/$1; shift
+    mkdir -p "$dir"
+    [ -n "$(ls -A "$dir")" ] && return 0
+    for f in "$@"; do [ -f "$f" ] && cp "$f" "$dir/"; done
+    return 0
+}
+data=.cache/vision-data
+seed png $(ls $data/backgrounds/*.png | head -2)
+seed jpeg $(ls $data/scenes/train/*.jpg | head -3)
+seed mjpeg $(ls $data/sequences/*.mjpeg | head -1)
+printf 'YUV4MPEG2 W64 H48 F15:1 Ip A1:1 C420jpeg\nFRAME\n' > /tmp/idkiosk-seed.y4m && seed y4m /tmp/idkiosk-seed.y4m
+printf 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10' > /tmp/idkiosk-seed.mrz && seed mrz-text /tmp/idkiosk-seed.mrz
+seed finder /tmp/idkiosk-seed.mrz
+seed mrz-reader /tmp/idkiosk-seed.mrz
+status=0
+for target in $targets; do
+    echo "==> $target, ${seconds} s"
+    start=$(date +%s)
+    if IDKIOSK_MODELS=.cache/models "$bin" "$target" -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
+        -artifact_prefix=.cache/fuzz/crashes/"$target"- .cache/fuzz/"$target" > .cache/fuzz/"$target".log 2>&1; then
+        grep -E "^stat::number_of_executed_units|^Done" .cache/fuzz/"$target".log | tr '\n' ' '
+        echo "($(( $(date +%s) - start )) s)"
+    else
+        echo "FAILED: see .cache/fuzz/$target.log and .cache/fuzz/crashes/"
+        tail -20 .cache/fuzz/"$target".log
+        status=1
+    fi
+done
+exit "$status"
