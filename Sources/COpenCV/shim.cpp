@@ -22,6 +22,8 @@ struct idkcv_finder {
     int frames = 0;
     // What the last find saw.
     float foreground = 0, change = -1;
+    // Outlines left by something the background holds and the frame no longer shows.
+    int ghosts = 0;
     cv::Mat previous;
     // Scratch, kept between frames.
     cv::Mat small, smallFloat, difference, mask, filled, quadMask, outline, distance;
@@ -306,12 +308,10 @@ bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobAre
                     int runs[4] = {order[a], order[b], order[c], order[d]};
                     cv::Vec4f lines[4];
                     bool fitted[4] = {true, true, true, true};
-                    double covered = 0;
                     for (int i = 0; i < 4; i++) {
                         cv::Point2f p = polygon[runs[i]], q = polygon[(runs[i] + 1) % n];
                         cv::Point2f u = (q - p) / (float)std::max(1e-6, cv::norm(q - p));
                         lines[i] = cv::Vec4f(u.x, u.y, p.x, p.y);
-                        covered += length(runs[i]);
                     }
                     std::vector<cv::Point2f> quad(4);
                     // Corner i joins run i-1 and run i; start from the runs' own ends.
@@ -321,6 +321,17 @@ bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobAre
                     if (!cv::isContourConvex(check)) continue;
                     double area = cv::contourArea(quad);
                     if (area < blobArea * 0.3) continue;
+                    // What of each side its run covers: a run that goes on past the side's
+                    // corners (a cable, an arm lying along the page) counts only up to them.
+                    double covered = 0;
+                    for (int i = 0; i < 4; i++) {
+                        cv::Point2f a = quad[i], b = quad[(i + 1) % 4];
+                        double side = cv::norm(b - a);
+                        if (side < 1e-6) continue;
+                        cv::Point2f u = (b - a) / (float)side;
+                        double tp = (cv::Point2f(polygon[runs[i]]) - a).dot(u), tq = (cv::Point2f(polygon[(runs[i] + 1) % n]) - a).dot(u);
+                        covered += std::max(0.0, std::min(std::max(tp, tq), side) - std::max(std::min(tp, tq), 0.0));
+                    }
                     double perimeter = cv::arcLength(quad, true);
                     double score = covered / perimeter;
                     if (score > bestScore) {
@@ -329,6 +340,65 @@ bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobAre
                     }
                 }
     return bestScore > 0.5;
+}
+
+/// How sharply `image` steps across the sides of a working-size quadrilateral: per side, the
+/// mean of (inside - outside) two pixels either side of it, away from the corners; the
+/// mean of the sides' magnitudes. A page on a platen steps the same way all along a side;
+/// the platen's own texture averages out.
+double sideContrast(const cv::Mat &image, const std::vector<cv::Point2f> &quad) {
+    cv::Point2f centre(0, 0);
+    for (const cv::Point2f &p : quad) centre += p * 0.25f;
+    double total = 0;
+    for (int i = 0; i < 4; i++) {
+        cv::Point2f a = quad[i], b = quad[(i + 1) % 4], d = b - a;
+        float length = (float)cv::norm(d);
+        if (length < 4) continue;
+        cv::Point2f normal(-d.y / length, d.x / length);
+        if ((centre - a).dot(normal) < 0) normal = -normal; // towards the inside
+        double sum = 0;
+        int n = 0;
+        for (int k = 0; k < 32; k++) {
+            cv::Point2f p = a + d * (0.15f + 0.7f * (k + 0.5f) / 32);
+            cv::Point in = p + normal * 2.5f, out = p - normal * 2.5f;
+            if (in.x < 0 || in.y < 0 || out.x < 0 || out.y < 0 || in.x >= image.cols || out.x >= image.cols ||
+                in.y >= image.rows || out.y >= image.rows)
+                continue;
+            sum += (double)image.at<uint8_t>(in) - (double)image.at<uint8_t>(out);
+            n++;
+        }
+        if (n) total += std::fabs(sum / n);
+    }
+    return total / 4;
+}
+
+/// The quadrilateral of outline `index` of `contours` (working size): its hull's, fitted to
+/// the outline; where the outline does not lie along it (a hand holding the page, a cable
+/// lying against it), the four longest straight runs may outline the page better.
+std::vector<cv::Point2f> outlineQuadrilateral(idkcv_finder *f, const std::vector<std::vector<cv::Point>> &contours, size_t index) {
+    const std::vector<cv::Point> &contour = contours[index];
+    std::vector<cv::Point> hull;
+    cv::convexHull(contour, hull);
+    std::vector<cv::Point2f> quad = quadrilateral(hull);
+    fitToOutline(contour, quad);
+    f->outline.create(f->small.size(), CV_8U);
+    f->outline.setTo(255);
+    cv::drawContours(f->outline, contours, (int)index, cv::Scalar(0), 1);
+    cv::distanceTransform(f->outline, f->distance, cv::DIST_L2, 3);
+    double hullSupport = support(f->distance, quad);
+    std::vector<cv::Point2f> runs;
+    if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), runs) && support(f->distance, runs) > hullSupport) {
+        quad = runs;
+    }
+    return quad;
+}
+
+/// Cut by the frame when a corner of the quadrilateral found lies on its border (an arm
+/// or a cable reaching in from the edge does not make the page it touches cut).
+bool atBorder(const std::vector<cv::Point2f> &quad, cv::Size size) {
+    bool touches = false;
+    for (const cv::Point2f &p : quad) touches |= p.x <= 1.5f || p.y <= 1.5f || p.x >= size.width - 2.5f || p.y >= size.height - 2.5f;
+    return touches;
 }
 
 void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, double minimumArea,
@@ -357,25 +427,15 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
     for (size_t index = 0; index < contours.size(); index++) {
         const std::vector<cv::Point> &contour = contours[index];
         if (cv::contourArea(contour) < workingArea * minimumArea * 0.5) continue;
-        std::vector<cv::Point> hull;
-        cv::convexHull(contour, hull);
-        std::vector<cv::Point2f> quad = quadrilateral(hull);
-        fitToOutline(contour, quad);
-        // A blob that does not lie along its hull's four sides (a hand holding the page):
-        // the four longest straight runs may outline the page better.
-        f->outline.create(small.size(), CV_8U);
-        f->outline.setTo(255);
-        cv::drawContours(f->outline, contours, (int)index, cv::Scalar(0), 1);
-        cv::distanceTransform(f->outline, f->distance, cv::DIST_L2, 3);
-        double hullSupport = support(f->distance, quad);
-        std::vector<cv::Point2f> runs;
-        if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), runs) && support(f->distance, runs) > hullSupport) {
-            quad = runs;
+        std::vector<cv::Point2f> quad = outlineQuadrilateral(f, contours, index);
+        bool touches = atBorder(quad, small.size());
+        // A ghost: the background steps across the outline and the frame does not (a page
+        // lay there when the background was learned and is gone now).
+        double inFrame = sideContrast(small, quad), inBackground = sideContrast(mean8, quad);
+        if (inBackground >= 10 && inBackground > 2 * inFrame) {
+            f->ghosts++;
+            continue;
         }
-        // Cut by the frame when the outline found reaches its border (an arm reaching in
-        // from the edge does not make the page it holds cut).
-        bool touches = false;
-        for (const cv::Point2f &p : quad) touches |= p.x <= 1.5f || p.y <= 1.5f || p.x >= small.cols - 2.5f || p.y >= small.rows - 2.5f;
 
         // How well the blob fills the quadrilateral, and how much of it lies outside.
         f->filled.setTo(0);
@@ -407,13 +467,15 @@ void findWithEdges(idkcv_finder *f, const cv::Mat &frame, double scale, double m
         cv::convexHull(contour, hull);
         double hullArea = cv::contourArea(hull);
         if (hullArea < workingArea * minimumArea * 0.5) continue;
-        std::vector<cv::Point2f> quad = quadrilateral(hull);
-        fitToOutline(contour, quad);
-        cv::Rect bounds = cv::boundingRect(contour);
-        bool touches = bounds.x <= 1 || bounds.y <= 1 || bounds.x + bounds.width >= small.cols - 1 ||
-                       bounds.y + bounds.height >= small.rows - 1;
+        std::vector<cv::Point2f> quad = outlineQuadrilateral(f, contours, (size_t)(&contour - contours.data()));
+        bool touches = atBorder(quad, small.size());
+        // The outline's hull against the quadrilateral: a run-based quadrilateral leaves
+        // what is attached to the page (a cable, a thumb) outside it.
         double quadArea = std::max(1.0, cv::contourArea(quad));
-        add(frame, quad, scale, minimumArea, touches, std::min(1.0, hullArea / quadArea), std::max(0.0, hullArea / quadArea - 1), found);
+        std::vector<cv::Point2f> hullPoints(hull.begin(), hull.end());
+        std::vector<cv::Point2f> overlap;
+        double inside = cv::intersectConvexConvex(hullPoints, quad, overlap, true);
+        add(frame, quad, scale, minimumArea, touches, std::min(1.0, inside / quadArea), std::max(0.0, (hullArea - inside) / quadArea), found);
     }
 }
 
@@ -497,6 +559,7 @@ int idkcv_finder_find(idkcv_finder *f, const uint8_t *luma, int width, int heigh
         }
         f->small.copyTo(f->previous);
         f->foreground = 0;
+        f->ghosts = 0;
         std::vector<idkcv_candidate> found;
         if (f->frames > 0 && f->frameSize == cv::Size(width, height))
             findWithBackground(f, frame, scale, minimum_area, found);
@@ -509,6 +572,8 @@ int idkcv_finder_find(idkcv_finder *f, const uint8_t *luma, int width, int heigh
         return IDKCV_OK;
     });
 }
+
+int idkcv_finder_last_ghosts(const idkcv_finder *finder) { return finder ? finder->ghosts : 0; }
 
 void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, float *change) {
     if (foreground) *foreground = finder ? finder->foreground : 0;

@@ -120,6 +120,31 @@ public struct VisionDataSet: Sendable {
     /// The path of a recorded sequence (`NAME.mjpeg`) and its per-frame ground truth.
     public func sequence(_ name: String) -> String { root + "/sequences/" + name + ".mjpeg" }
 
+    /// The frames of a recorded sequence, decoded, each with whether a whole document
+    /// lies in it (its ground truth).
+    public func sequenceFrames(_ name: String) throws -> [(image: LumaImage, whole: Bool)] {
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sequence(name))))
+        let truth = try JSONDecoder().decode([SequenceFrame?].self, from: Data(contentsOf: URL(fileURLWithPath: root + "/sequences/" + name + ".json")))
+        // Each frame ends with an end-of-image marker right before the next start-of-image.
+        var starts = [0]
+        for i in 2..<max(2, data.count - 1) where data[i - 2] == 0xFF && data[i - 1] == 0xD9 && data[i] == 0xFF && data[i + 1] == 0xD8 {
+            starts.append(i)
+        }
+        guard starts.count == truth.count else {
+            throw TestFailure("\(name): \(starts.count) frames, \(truth.count) in its ground truth")
+        }
+        let codec = JPEGCodec(fastDecode: false)
+        return try zip(starts, starts.dropFirst() + [data.count]).enumerated().map { index, range in
+            var image = LumaImage()
+            try codec.decodeLuma(Array(data[range.0..<range.1]), into: &image)
+            return (image, truth[index]?.whole ?? false)
+        }
+    }
+
+    private struct SequenceFrame: Decodable {
+        var whole: Bool
+    }
+
     private struct SceneFile: Decodable {
         struct Document: Decodable {
             var `class`: String

@@ -83,6 +83,24 @@ struct DocumentFinderTests {
         #expect(document.quadrilateral.jaccardIndex(with: truth) > 0.95)
     }
 
+    @Test("without a background: a page cut by the frame's edge is not whole, a cable from a whole page to the edge does not cut it")
+    func edgesCutAndWhole() throws {
+        let cut = scene.corners(.init(size: DocumentClass.td1.size, distance: 140, offset: (40, 0)))
+        // (Cut, its outline may no longer have an ICAO size's shape: found or not, not whole.)
+        #expect(try finder(learned: false).observe(scene.frame(seed: 11, pages: [cut])).document?.whole != true)
+        // A dark cable lying from the page's right side to the frame's right border.
+        let page = scene.corners(.init(size: DocumentClass.td1.size))
+        var frame = scene.frame(seed: 12, pages: [page])
+        let right = max(page.corners[1].x, page.corners[2].x) - 2
+        let cable = Quadrilateral([
+            Point(x: right, y: 350), Point(x: Double(scene.width), y: 330), Point(x: Double(scene.width), y: 342), Point(x: right, y: 362),
+        ])
+        scene.fill(&frame, cable, luma: 20)
+        let document = try #require(try finder(learned: false).observe(frame).document)
+        #expect(document.whole)
+        #expect(document.quadrilateral.jaccardIndex(with: page) > 0.95)
+    }
+
     @Test("a frame of another size than the background is analysed by edges, not refused")
     func otherSize() throws {
         let finder = try finder()
@@ -93,14 +111,17 @@ struct DocumentFinderTests {
         #expect(try finder.observe(small.frame(seed: 8, pages: [truth])).document != nil)
     }
 
-    @Test("learning: an empty frame starts the background, a document never joins it, a still object left behind does")
+    @Test("learning: still empty frames start the background, a document never joins it, a still object left behind does")
     func learning() throws {
         var settings = DocumentFinder.Settings()
         settings.relearnFrames = 5
         let finder = try DocumentFinder(settings: settings)
-        _ = try finder.observe(scene.platen(seed: 1), learning: true)
+        for seed in 1...UInt64(settings.startFrames) {
+            #expect(finder.backgroundFrames == 0)
+            _ = try finder.observe(scene.platen(seed: seed), learning: true)
+        }
         #expect(finder.backgroundFrames == 1)
-        _ = try finder.observe(scene.platen(seed: 2), learning: true)
+        _ = try finder.observe(scene.platen(seed: 9), learning: true)
         #expect(finder.backgroundFrames == 2)
         // A document held still for many frames is found every time and taught nothing.
         let card = scene.frame(seed: 3, pages: [scene.corners(.init(size: DocumentClass.td1.size))])
@@ -116,6 +137,38 @@ struct DocumentFinderTests {
         var withSlab = scene.frame(seed: 5, pages: [slab], luma: 20)
         scene.fill(&withSlab, scene.corners(.init(size: DocumentClass.td1.size, distance: 300, offset: (80, 0))), luma: nil)
         #expect(try finder.observe(withSlab).document?.documentClass == .td1)
+    }
+
+    @Test("learning: a page sliding in, cut by the frame's edge, never becomes the background")
+    func slidingPageIsNotLearned() throws {
+        let finder = try DocumentFinder()
+        // The page comes in from the right, cut by the edge: no document is found, and every
+        // frame moved from the one before.
+        for (k, offset) in stride(from: 190.0, through: 100.0, by: -10).enumerated() {
+            let page = scene.corners(.init(size: DocumentClass.td3.size, distance: 260, offset: (offset, 10)))
+            let observation = try finder.observe(scene.frame(seed: 20 + UInt64(k), pages: [page]), learning: true)
+            #expect(observation.document?.whole != true)
+            #expect(finder.backgroundFrames == 0, "frame \(k)")
+        }
+        // Once the page is gone (that frame moved) and the platen stays still, it is learned,
+        // and a page placed then is found against it.
+        for seed in 40...(40 + UInt64(finder.settings.startFrames)) { _ = try finder.observe(scene.platen(seed: seed), learning: true) }
+        #expect(finder.backgroundFrames == 1)
+        let truth = scene.corners(.init(size: DocumentClass.td3.size, distance: 260))
+        #expect(try finder.observe(scene.frame(seed: 50, pages: [truth])).document?.documentClass == .td3)
+    }
+
+    @Test("learning: a page the background holds is a ghost once taken away, never a document, and the platen is learned again soon")
+    func ghost() throws {
+        let finder = try DocumentFinder()
+        let page = scene.corners(.init(size: DocumentClass.td1.size))
+        try finder.learnBackground(scene.frame(seed: 60, pages: [page]), weight: 1)
+        for seed in 61...(61 + UInt64(finder.settings.startFrames)) {
+            #expect(try finder.observe(scene.platen(seed: seed), learning: true).document == nil)
+        }
+        // Learned again from the empty platen: a card placed where the page was is found.
+        #expect(finder.backgroundFrames == 1)
+        #expect(try finder.observe(scene.frame(seed: 70, pages: [page])).document?.documentClass == .td1)
     }
 
     @Test("an empty image and a bad weight are typed errors")

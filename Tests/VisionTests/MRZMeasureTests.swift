@@ -55,9 +55,9 @@ struct MRZMeasureTests {
     /// there (docs/vision-models.md gives the figures).
     @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"),
           .enabled(if: VisionCrops.hasCrops("dev"), "no dev crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
-    func devCrops() throws {
+    func devCrops() async throws {
         let model = try #require(VisionCrops.model)
-        let figures = try Self.measure("dev", reader: MRZReader(model: model))
+        let figures = try await onOwnThread { try Self.measure("dev", reader: MRZReader(model: model)) }
         print("MRZ reader, dev: \(figures.summary)")
         #expect(figures.wrongKeysPassing == 0)
         #expect(figures.foundWithoutMRZ == 0)
@@ -69,9 +69,9 @@ struct MRZMeasureTests {
     /// Held out: measured and reported, never tuned on; only the wrong-key rule is enforced.
     @Test(.enabled(if: VisionCrops.hasModel, "no MRZ model: run `make vision-models`"),
           .enabled(if: VisionCrops.hasCrops("heldout"), "no held-out crops: run `/usr/bin/python3 scripts/vision-data/generate.py`"))
-    func heldoutCrops() throws {
+    func heldoutCrops() async throws {
         let model = try #require(VisionCrops.model)
-        let figures = try Self.measure("heldout", reader: MRZReader(model: model))
+        let figures = try await onOwnThread { try Self.measure("heldout", reader: MRZReader(model: model)) }
         print("MRZ reader, heldout: \(figures.summary)")
         #expect(figures.wrongKeysPassing == 0)
     }

@@ -86,6 +86,10 @@ int idkcv_finder_find(
 /// the working image from the frame before, in luma levels (-1 for the first frame).
 void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, float *change);
 
+/// How many outlines the last idkcv_finder_find left out as ghosts: the background steps
+/// across them and the frame does not (something lay there when it was learned and is gone).
+int idkcv_finder_last_ghosts(const idkcv_finder *finder);
+
 /// Warps the quadrilateral `corners` (x0,y0 … x3,y3, in the order of the output's top-left,
 /// top-right, bottom-right, bottom-left) of `source` to the whole of `target` (bilinear).
 /// `channels` is 1 (luma) or 3 (packed RGB) for both images.

@@ -11,11 +11,15 @@ import Synchronization
 /// fills it (a hand or a sleeve does not) and its true aspect ratio is an ICAO size's.
 ///
 /// Learning, when `observe(_:learning:)` is asked to (docs/vision.md):
-/// - with no background yet, a frame in which no document is found starts it;
+/// - with no background yet, a frame starts it once `startFrames` frames in a row showed no
+///   document and did not move (a page sliding in, or a hand, must not become the platen);
 /// - a frame with no document and almost no foreground (under `emptyForeground`) joins it
 ///   with a small weight (`backgroundDrift`): the light drifts, the platen wears;
 /// - a foreground that stays without a document and without moving for `relearnFrames`
-///   frames becomes the background (something was left on the platen, or the light changed).
+///   frames becomes the background (something was left on the platen, or the light changed);
+/// - a ghost, the outline of what the background holds and the frame no longer shows (the
+///   background steps across it, the frame does not: a page lay there when it was learned),
+///   is never a document, and the background is learned again after `startFrames` still frames.
 ///
 /// Holds OpenCV's model and scratch images between frames behind a lock: one finder per camera.
 public final class DocumentFinder: Sendable {
@@ -38,6 +42,8 @@ public final class DocumentFinder: Sendable {
         public var emptyForeground = 0.01
         /// Frames a still foreground without a document lasts before it becomes the background.
         public var relearnFrames = 75
+        /// Still frames without a document before the first background is learned.
+        public var startFrames = 4
         /// The most mean change (luma levels) between two frames that counts as still.
         public var stillChange = 2.0
 
@@ -47,6 +53,7 @@ public final class DocumentFinder: Sendable {
     private struct State: ~Copyable {
         let finder: OpaquePointer
         var stillForegroundFrames = 0
+        var stillEmptyFrames = 0
     }
 
     public let settings: Settings
@@ -94,20 +101,28 @@ public final class DocumentFinder: Sendable {
     private func learn(from image: LumaImage, _ observation: DocumentObservation, state: inout State) throws(VisionError) {
         guard observation.document == nil else {
             state.stillForegroundFrames = 0
+            state.stillEmptyFrames = 0
             return
         }
         let finder = state.finder
+        let (foreground, change, ghosts) = OpenCV.lastFrame(finder)
         guard OpenCV.backgroundFrames(finder) > 0 else {
-            try OpenCV.learn(finder, image, weight: 1).get()
+            // The first frame has nothing to be compared with: it counts as the first still one.
+            let still = change.map { $0 <= settings.stillChange } ?? true
+            state.stillEmptyFrames = still ? state.stillEmptyFrames + 1 : 0
+            if state.stillEmptyFrames >= settings.startFrames {
+                state.stillEmptyFrames = 0
+                try OpenCV.learn(finder, image, weight: 1).get()
+            }
             return
         }
-        let (foreground, change) = OpenCV.lastFrame(finder)
         if foreground < settings.emptyForeground {
             state.stillForegroundFrames = 0
             try OpenCV.learn(finder, image, weight: Float(settings.backgroundDrift)).get()
         } else if let change, change <= settings.stillChange {
             state.stillForegroundFrames += 1
-            if state.stillForegroundFrames >= settings.relearnFrames {
+            // What the background holds and the frame no longer shows goes sooner.
+            if state.stillForegroundFrames >= (ghosts > 0 ? settings.startFrames : settings.relearnFrames) {
                 state.stillForegroundFrames = 0
                 try OpenCV.learn(finder, image, weight: 1).get()
             }

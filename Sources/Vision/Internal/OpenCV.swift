@@ -52,11 +52,12 @@ enum OpenCV {
         return .success(Array(candidates.prefix(Int(count))))
     }
 
-    /// The foreground part and the change from the frame before, of the last `find`.
-    static func lastFrame(_ finder: OpaquePointer) -> (foreground: Double, change: Double?) {
+    /// The foreground part, the change from the frame before and the ghosts left out, of the
+    /// last `find`.
+    static func lastFrame(_ finder: OpaquePointer) -> (foreground: Double, change: Double?, ghosts: Int) {
         var foreground: Float = 0, change: Float = -1
         idkcv_finder_last_frame(finder, &foreground, &change)
-        return (Double(foreground), change < 0 ? nil : Double(change))
+        return (Double(foreground), change < 0 ? nil : Double(change), Int(idkcv_finder_last_ghosts(finder)))
     }
 
     /// Warps `corners` of `source` (1 or 3 channels of `width`) onto the whole of `target`.
