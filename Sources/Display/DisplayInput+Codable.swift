@@ -93,5 +93,6 @@ extension DisplayInput: Codable {
         "userConsented", "startCredential", "setConfiguration", "setAcquireMode", "setDigitalConfiguration",
         "startScanPart", "takeImage", "confirm", "retake", "switchToFallback", "pauseScan", "retryScan",
         "handoffConfirmed", "finishScanPart", "finishCredential", "finish", "cancel", "retryAfterError", "userIsPresent",
+        "enterChipKey",
     ]
 }

@@ -59,6 +59,8 @@ extension Controller {
         case help
         /// Waiting for the document on the reader.
         case chip
+        /// The person types the chip's key (CAN, or document number and dates).
+        case chipKey
         case confirmation
         case reject
         case retry

@@ -24,6 +24,7 @@ extension Controller {
         case .cancel: cancel()
         case .retryAfterError: retryAfterError()
         case .userIsPresent: userIsPresent()
+        case .enterChipKey(let key): enterChipKey(key)
         }
     }
 }

@@ -304,13 +304,12 @@ public struct Controller: Sendable {
         } else {
             credential.finishedParts.insert(scan.part)
             journey.modes[credential.id, default: [:]][scan.part] = scan.mode
-            if credential.offersChipAddon(after: scan.part), journey.readerAvailable,
-                let key = scan.chipAccessKey
-            {
+            // Without a key read from the MRZ the chip part asks the person for one.
+            if credential.offersChipAddon(after: scan.part), journey.readerAvailable {
                 let (chip, start) = ScanPart.start(
                     .nfc,
                     mode: .nfc,
-                    chipAccessKey: key,
+                    chipAccessKeys: scan.chipAccessKeys,
                     maxAttempts: configuration.maxAttemptsPerPart
                 )
                 journey.scan = chip
@@ -519,9 +518,20 @@ public struct Controller: Sendable {
         onScanPart(command: false) { $0.chipReadFinished() }
     }
 
-    /// The chip does not answer or refuses the key: the add-on is skipped, the journey goes on.
+    /// The chip does not answer: the add-on is skipped, the journey goes on.
     public mutating func chipUnreadable() -> [Action] {
         onScanPart(command: false) { $0.chipUnreadable() }
+    }
+
+    /// The chip refused the key: the next key read from the MRZ is tried, then the person
+    /// is asked to type one (`chipKeyView`).
+    public mutating func chipRefusedKey() -> [Action] {
+        onScanPart(command: false) { $0.chipRefusedKey() }
+    }
+
+    /// The key the person typed on `chipKeyView`: the chip is read with it.
+    public mutating func enterChipKey(_ key: ChipAccessKey) -> [Action] {
+        onScanPart(command: true) { $0.enterChipKey(key) }
     }
 
     /// The backend finalised the transaction.
@@ -637,6 +647,7 @@ public struct Controller: Sendable {
             case .scanning: return .scanning
             case .paused: return .help
             case .awaitingChip: return .chip
+            case .enteringChipKey: return .chipKey
             case .confirmation: return .confirmation
             case .rejected: return .reject
             case .retry: return .retry

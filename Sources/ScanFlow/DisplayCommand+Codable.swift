@@ -2,11 +2,12 @@ extension DisplayCommand: Codable {
     private enum Kind: String, Codable {
         case userConsented, startCredential, setConfiguration, setAcquireMode, startScanPart, takeImage, confirm
         case retake, switchToFallback, pauseScan, retryScan, finishScanPart, finishCredential, finish, cancel
-        case retryAfterError, userIsPresent, setDigitalConfiguration, handoffConfirmed
+        case retryAfterError, userIsPresent, setDigitalConfiguration, handoffConfirmed, enterChipKey
     }
 
     private enum CodingKeys: String, CodingKey {
         case version, type, itemId, decision, id, country, document, acquireMode, part, digitalDocument
+        case can, documentNumber, dateOfBirth, dateOfExpiry
     }
 
     /// `{"version": 3, "type": "<case>", ...payload}`; see docs/events.schema.json.
@@ -48,6 +49,15 @@ extension DisplayCommand: Codable {
         case .cancel: try container.encode(Kind.cancel, forKey: .type)
         case .retryAfterError: try container.encode(Kind.retryAfterError, forKey: .type)
         case .userIsPresent: try container.encode(Kind.userIsPresent, forKey: .type)
+        case .enterChipKey(let key):
+            try container.encode(Kind.enterChipKey, forKey: .type)
+            switch key {
+            case .can(let number): try container.encode(number, forKey: .can)
+            case .mrz(let number, let birth, let expiry):
+                try container.encode(number, forKey: .documentNumber)
+                try container.encode(birth, forKey: .dateOfBirth)
+                try container.encode(expiry, forKey: .dateOfExpiry)
+            }
         }
     }
 
@@ -93,6 +103,32 @@ extension DisplayCommand: Codable {
         case .cancel: self = .cancel
         case .retryAfterError: self = .retryAfterError
         case .userIsPresent: self = .userIsPresent
+        case .enterChipKey: self = .enterChipKey(try Self.chipKey(container))
         }
+    }
+
+    /// A typed key, checked as far as its form goes (the chip decides whether it is right):
+    /// a CAN is 6 digits; a document number 1 to 22 letters A-Z and digits; dates YYMMDD.
+    private static func chipKey(_ container: KeyedDecodingContainer<CodingKeys>) throws -> ChipAccessKey {
+        func invalid(_ key: CodingKeys, _ what: String) -> DecodingError {
+            .dataCorruptedError(forKey: key, in: container, debugDescription: what)
+        }
+        func isDigits(_ text: String, count: Int) -> Bool { text.utf8.count == count && text.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        if let can = try container.decodeIfPresent(String.self, forKey: .can) {
+            guard isDigits(can, count: 6) else { throw invalid(.can, "a CAN is 6 digits") }
+            return .can(can)
+        }
+        let number = try container.decode(String.self, forKey: .documentNumber).uppercased()
+        guard (1...22).contains(number.utf8.count), number.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }) else {
+            throw invalid(.documentNumber, "a document number is 1 to 22 letters and digits")
+        }
+        var dates: [String] = []
+        for key in [CodingKeys.dateOfBirth, .dateOfExpiry] {
+            let date = try container.decode(String.self, forKey: key)
+            let month = Int(date.dropFirst(2).prefix(2)) ?? 0, day = Int(date.suffix(2)) ?? 0
+            guard isDigits(date, count: 6), (1...12).contains(month), (1...31).contains(day) else { throw invalid(key, "a date is YYMMDD") }
+            dates.append(date)
+        }
+        return .mrz(documentNumber: number, dateOfBirth: dates[0], dateOfExpiry: dates[1])
     }
 }

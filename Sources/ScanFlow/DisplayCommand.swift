@@ -23,4 +23,6 @@ public enum DisplayCommand: Hashable, Sendable {
     case cancel
     case retryAfterError
     case userIsPresent
+    /// The chip's key the person typed on `chipKeyView`. Personal data: it prints redacted.
+    case enterChipKey(ChipAccessKey)
 }

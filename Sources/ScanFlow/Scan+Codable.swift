@@ -4,11 +4,11 @@
 extension Scan.Step: Codable {
     private enum Name: String, Codable {
         case prepare, started, scanView, digitalIdentityView, thirdPartyVerification, imageTaken, processing
-        case confirmationView, rejectView, retry, canFinish, addonScanPart, nextPart
+        case confirmationView, rejectView, retry, canFinish, addonScanPart, nextPart, chipKeyView
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, part, mode, reasons, code, message
+        case name, part, mode, reasons, code, message, reason
     }
 
     /// One reject reason of the reject view, as an array element (a JSON object cannot have enum keys).
@@ -36,6 +36,10 @@ extension Scan.Step: Codable {
                 Rejection(part: $0.key, code: $0.value.code, message: $0.value.message)
             }
             try container.encode(rejections, forKey: .reasons)
+        case .chipKeyView(let part, let reason):
+            try container.encode(Name.chipKeyView, forKey: .name)
+            try container.encode(part, forKey: .part)
+            try container.encode(reason, forKey: .reason)
         case .retry(let part, let reason):
             try container.encode(Name.retry, forKey: .name)
             try container.encode(part, forKey: .part)
@@ -60,6 +64,7 @@ extension Scan.Step: Codable {
         case .canFinish: self = .canFinish(try part())
         case .addonScanPart: self = .addonScanPart(try part())
         case .nextPart: self = .nextPart(try part())
+        case .chipKeyView: self = .chipKeyView(try part(), try container.decode(Scan.ChipKeyReason.self, forKey: .reason))
         case .retry:
             let reason = Retry.Reason(
                 code: try container.decode(Int.self, forKey: .code),
@@ -97,6 +102,7 @@ extension Scan.Step: Codable {
         case .canFinish: .canFinish
         case .addonScanPart: .addonScanPart
         case .nextPart: .nextPart
+        case .chipKeyView: .chipKeyView
         }
     }
 }

@@ -30,5 +30,17 @@ extension Scan {
         case addonScanPart(Credential.Part)
         /// A multipart part moves on to its next side (front -> back).
         case nextPart(Credential.Part)
+        /// The chip needs its key from the person: the card access number (CAN), or the
+        /// document number with the dates of birth and expiry. The station answers
+        /// `enterChipKey`; `switchToFallback` goes on without the chip.
+        case chipKeyView(Credential.Part, Scan.ChipKeyReason)
+    }
+
+    /// Why the person is asked for the chip's key.
+    public enum ChipKeyReason: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The MRZ was not read in time (or the document shows none).
+        case notRead
+        /// The chip refused every key read from the MRZ, or the key typed.
+        case refused
     }
 }

@@ -12,6 +12,8 @@ struct ScanPart: Sendable {
         case paused
         /// The chip reader waits for the document.
         case awaitingChip
+        /// The person is asked to type the chip's key.
+        case enteringChipKey
         /// The chip is being read.
         case readingChip
         case processing
@@ -32,6 +34,7 @@ struct ScanPart: Sendable {
         case starting(side: Int)
         case scanning(side: Int, paused: Bool)
         case awaitingChip
+        case enteringChipKey
         case readingChip
         case processing
         case handoff
@@ -55,8 +58,13 @@ struct ScanPart: Sendable {
     private(set) var mode: Scan.Mode
     /// Rejections and retries since the part (or its fallback mode) started.
     private(set) var failedAttempts = 0
-    /// The key read from the MRZ of this part's images, for the chip add-on.
-    private(set) var chipAccessKey: ChipAccessKey?
+    /// The keys read from the MRZ of this part's images, the likeliest first, for the chip
+    /// add-on; the chip part tries them in turn, then the keys the person types.
+    private(set) var chipAccessKeys: [ChipAccessKey] = []
+    /// The key the chip part is trying (an index into `chipAccessKeys`).
+    private var chipKeyIndex = 0
+    /// Which of `chipAccessKeys` the person typed (they follow the ones read).
+    private var typedKeys: Set<Int> = []
     /// Whether the chip could not be read and the add-on was skipped.
     private(set) var chipSkipped = false
     private var images: [CapturedImage] = []
@@ -76,12 +84,12 @@ struct ScanPart: Sendable {
     static func start(
         _ part: Credential.Part,
         mode: Scan.Mode,
-        chipAccessKey: ChipAccessKey? = nil,
+        chipAccessKeys: [ChipAccessKey] = [],
         handoff: DigitalHandoff? = nil,
         maxAttempts: Int
     ) -> (ScanPart, [Controller.Action]) {
         var scan = ScanPart(part: part, mode: mode, state: .starting(side: 0), maxAttempts: maxAttempts)
-        scan.chipAccessKey = chipAccessKey
+        scan.chipAccessKeys = chipAccessKeys
         scan.handoff = handoff
         let actions = scan.beginCapture()
         return (scan, actions)
@@ -99,6 +107,7 @@ struct ScanPart: Sendable {
         case .starting: .starting
         case .scanning(_, let paused): paused ? .paused : .scanning
         case .awaitingChip: .awaitingChip
+        case .enteringChipKey: .enteringChipKey
         case .readingChip: .readingChip
         case .processing: .processing
         case .handoff: .handoff
@@ -137,11 +146,11 @@ struct ScanPart: Sendable {
         images = side == 0 ? [] : Array(images.prefix(frontImageCount))
         switch mode {
         case .nfc:
-            guard let key = chipAccessKey else {
-                // Without a key there is nothing to try: the add-on is skipped, not failed.
-                chipSkipped = true
-                state = .canFinish
-                return [.display(.step(.canFinish(part)))]
+            chipKeyIndex = 0
+            guard let key = chipAccessKeys.first else {
+                // No key read from the MRZ in time: the person types one (or goes on without the chip).
+                state = .enteringChipKey
+                return [.display(.step(.started(part, mode))), .display(.step(.chipKeyView(part, .notRead)))]
             }
             state = .awaitingChip
             return [
@@ -207,7 +216,8 @@ struct ScanPart: Sendable {
             state = .scanning(side: side + 1, paused: false)
             return [.display(.step(.nextPart(sides[side + 1])))]
         }
-        chipAccessKey = images.lazy.compactMap(\.chipAccessKey).first
+        chipAccessKeys = []
+        for key in images.flatMap(\.chipAccessKeys) where !chipAccessKeys.contains(key) { chipAccessKeys.append(key) }
         state = .processing
         var actions: [Controller.Action] = mode.usesCamera ? [.stopCamera] : []
         actions += [
@@ -261,7 +271,7 @@ struct ScanPart: Sendable {
     mutating func retake() -> [Controller.Action] {
         switch state {
         case .confirmation, .rejected, .retry:
-            chipAccessKey = nil
+            chipAccessKeys = []
             return beginCapture()
         default:
             return [.display(.logicalError(.scanPartNotCompleted))]
@@ -281,6 +291,10 @@ struct ScanPart: Sendable {
             chipSkipped = true
             state = .canFinish
             return [.stopChipRead, .display(.update(.fallback(reason))), .display(.step(.canFinish(part)))]
+        case .enteringChipKey:
+            chipSkipped = true
+            state = .canFinish
+            return [.display(.update(.fallback(reason))), .display(.step(.canFinish(part)))]
         default: return [.display(.logicalError(.scanPartNotCompleted))]
         }
         guard let fallback = mode.fallback else { return [.display(.logicalError(.noFallbackAvailable))] }
@@ -406,6 +420,31 @@ struct ScanPart: Sendable {
             .uploadChipData,
             .display(.step(.canFinish(part))),
         ]
+    }
+
+    /// The chip refused the key: the next key the frames agreed on, else the person is
+    /// asked for one. A refused key the person typed counts as a failed attempt.
+    mutating func chipRefusedKey() -> [Controller.Action] {
+        guard holdsReader else { return [] }
+        let refusedTyped = typedKeys.contains(chipKeyIndex)
+        if !refusedTyped, chipKeyIndex + 1 < chipAccessKeys.count {
+            chipKeyIndex += 1
+            state = .awaitingChip
+            return [.stopChipRead, .display(.step(.scanView(part, mode))), .startChipRead(chipAccessKeys[chipKeyIndex])]
+        }
+        if refusedTyped { failedAttempts += 1 }
+        state = .enteringChipKey
+        return [.stopChipRead, .display(.update(.nfcExtractionFinished)), .display(.step(.chipKeyView(part, .refused)))] + escalation()
+    }
+
+    /// The key the person typed on the chip key view: the reader waits for the document with it.
+    mutating func enterChipKey(_ key: ChipAccessKey) -> [Controller.Action] {
+        guard case .enteringChipKey = state else { return [.display(.logicalError(.scanPartNotCompleted))] }
+        typedKeys.insert(chipAccessKeys.count)
+        chipAccessKeys.append(key)
+        chipKeyIndex = chipAccessKeys.count - 1
+        state = .awaitingChip
+        return [.display(.step(.scanView(part, mode))), .startChipRead(key)]
     }
 
     /// The chip cannot be read (no chip answer, access denied, reader lost): skip the add-on.

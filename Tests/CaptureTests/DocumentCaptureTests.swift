@@ -81,7 +81,7 @@ import Imaging
         let front = try #require(firstShot(&capture, from: .zero, measure: Self.readingMRZ))
         #expect(front.shot.side == .front)
         #expect(front.shot.region == DocumentRegion(quadrilateral: Self.page, documentClass: .td3))
-        #expect(front.shot.chipAccessKey == .mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415"))
+        #expect(front.shot.chipAccessKeys == [.mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415")])
         #expect(front.shot.mrz == Self.mrz)
         #expect(front.shot.flashPair)
         #expect(!front.shot.byShutter)
@@ -95,7 +95,7 @@ import Imaging
     @Test func aPassportPageWithoutAReadableMRZIsTakenWithoutAKeyAfterTheTimeout() throws {
         var capture = document(part: .front)
         let front = try #require(firstShot(&capture, from: .zero, measure: Self.ready))
-        #expect(front.shot.chipAccessKey == nil)
+        #expect(front.shot.chipAccessKeys.isEmpty)
         #expect(front.shot.mrz == nil)
         // The first ready frame was the third (t = 0.2 s): 4 s later.
         #expect(front.at == .milliseconds(4200))
@@ -104,7 +104,7 @@ import Imaging
         #expect(once.frame(at: .zero, shutter: false, detectionPaused: false) == .measure)
         _ = once.measured(Self.readingMRZ)
         let later = try #require(firstShot(&once, from: Self.period, measure: Self.ready))
-        #expect(later.shot.chipAccessKey == nil)
+        #expect(later.shot.chipAccessKeys.isEmpty)
     }
 
     /// A card: the front (ID-1, no MRZ) is taken when ready; the back only once the card
@@ -114,7 +114,7 @@ import Imaging
         let card = Self.frame(Self.seen(documentClass: .td1))
         let front = try #require(firstShot(&capture, from: .zero, measure: card))
         #expect(front.shot.side == .front)
-        #expect(front.shot.chipAccessKey == nil)
+        #expect(front.shot.chipAccessKeys.isEmpty)
         #expect(front.at == Self.period * 4)
         capture.taken(at: front.at)
         // The front shown again after the pause: never taken as the back.
@@ -123,7 +123,7 @@ import Imaging
         // Turned: the back shows its MRZ.
         let back = try #require(firstShot(&capture, from: pauseOver + .seconds(3), measure: Self.frame(Self.seen(documentClass: .td1), mrz: Self.td1)))
         #expect(back.shot.side == .back)
-        #expect(back.shot.chipAccessKey == .mrz(documentNumber: "D23145890", dateOfBirth: "740812", dateOfExpiry: "120415"))
+        #expect(back.shot.chipAccessKeys == [.mrz(documentNumber: "D23145890", dateOfBirth: "740812", dateOfExpiry: "120415")])
         #expect(back.shot.mrz == Self.td1)
         #expect(!back.shot.flashPair)
     }
@@ -135,7 +135,7 @@ import Imaging
         capture.taken(at: front.at)
         let back = try #require(firstShot(&capture, from: front.at + .seconds(2), measure: Self.frame(Self.seen(documentClass: .td1), thumbnail: 180)))
         #expect(back.shot.side == .back)
-        #expect(back.shot.chipAccessKey == nil)
+        #expect(back.shot.chipAccessKeys.isEmpty)
     }
 
     @Test func betweenTheSidesFramesAreIgnoredUntilThePauseIsOver() throws {

@@ -179,6 +179,52 @@ struct DefaultUITests {
         }
     }
 
+    /// The MRZ was not read: the person types the document number and dates on the on-screen
+    /// keys; the chip refuses them, and the card access number typed then opens it.
+    @Test func theChipKeyIsTypedWhenTheMRZWasNotRead() async throws {
+        try await withKiosk { browser, station, _ in
+            try await browser.click("button[data-action='startJourney']")
+            try await choosePassport(browser, station)
+            await station.capture(mrzRead: false)
+            try await browser.click("button[data-action='confirm']")
+
+            try await browser.waitFor("main[data-screen='chipKey'] p[data-reason='notRead']")
+            // A passport: the document number and dates first.
+            try await browser.waitFor("button[data-kind='mrz'][aria-selected='true']")
+            let read = "button[data-action='enterChipKey']"
+            #expect(try await browser.execute("return document.querySelector(\"\(read)\").disabled ? 'off' : 'on'") == "off")
+            func type(_ text: String) async throws {
+                for character in text { try await browser.click("button.key[data-key='\(character)']") }
+            }
+            try await type("L898902C3")
+            try await browser.click("button[data-field='birth']")
+            try await type("12081974")
+            #expect(try await text(browser, "button[data-field='birth'] .value") == "12.08.1974")
+            // A full date moves on to the next field by itself.
+            try await type("1504201")
+            try await browser.click("button.key[data-key='back']")
+            try await type("12")
+            #expect(try await text(browser, "button[data-field='expiry'] .value") == "15.04.2012")
+            try await shoot(browser, "14-chip-key")
+            try await browser.click(read)
+            #expect(await station.requested.next() == .chipRead)
+            #expect(await station.commands.contains(.flow(.enterChipKey(.mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415")))))
+            try await screen(browser, "nfc")
+
+            await station.chipRefusesKey()
+            try await browser.waitFor("main[data-screen='chipKey'] p[data-reason='refused']")
+            // What was typed is gone from the page.
+            #expect(try await browser.execute("return document.body.innerText.includes('L898902C3') ? 'kept' : 'gone'") == "gone")
+            try await browser.click("button[data-kind='can']")
+            try await type("123456")
+            try await browser.click(read)
+            #expect(await station.requested.next() == .chipRead)
+            #expect(await station.commands.contains(.flow(.enterChipKey(.can("123456")))))
+            await station.readChip(progress: [100])
+            try await browser.waitFor("main[data-screen='scan'] section[data-part='face']")
+        }
+    }
+
     @Test func theLanguageSwitchesAndAFailureShowsTheCodeForStaff() async throws {
         try await withKiosk { browser, station, _ in
             try await screen(browser, "idle")

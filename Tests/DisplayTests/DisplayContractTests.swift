@@ -54,6 +54,7 @@ import Testing
             .setDigitalConfiguration(country: "DNK", digitalDocument: DigitalDocument(id: "mitid", title: "MitID")),
             .startScanPart(.front), .takeImage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
             .handoffConfirmed, .finishScanPart, .finishCredential, .finish, .cancel, .retryAfterError, .userIsPresent,
+            .enterChipKey(.can("123456")), .enterChipKey(.mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415")),
         ]
         let objects = try #require(try JSONSerialization.jsonObject(with: Self.encoded(commands)) as? [[String: Any]])
         let types = Set(objects.compactMap { $0["type"] as? String })
@@ -62,6 +63,29 @@ import Testing
             let json = try JSONEncoder().encode(command)
             #expect(try DisplayInput(json: json) == .flow(command))
         }
+    }
+
+    /// A typed key of the wrong form is refused before it reaches the journey; the refusal
+    /// never echoes it.
+    @Test func aTypedChipKeyOfTheWrongFormIsRefused() throws {
+        for bad in [
+            #"{"version": 3, "type": "enterChipKey", "can": "12345"}"#,
+            #"{"version": 3, "type": "enterChipKey", "can": "12345a"}"#,
+            #"{"version": 3, "type": "enterChipKey", "documentNumber": "L8989-02", "dateOfBirth": "740812", "dateOfExpiry": "120415"}"#,
+            #"{"version": 3, "type": "enterChipKey", "documentNumber": "L898902C3", "dateOfBirth": "741312", "dateOfExpiry": "120415"}"#,
+            #"{"version": 3, "type": "enterChipKey", "documentNumber": "L898902C3", "dateOfBirth": "740812"}"#,
+            #"{"version": 3, "type": "enterChipKey"}"#,
+        ] {
+            #expect(throws: InputRefusal.self, "\(bad)") { try DisplayInput(json: Data(bad.utf8)) }
+            do {
+                _ = try DisplayInput(json: Data(bad.utf8))
+            } catch {
+                #expect(error.reason == .invalidPayload)
+                #expect(!error.message.contains("L898902C3") && !error.message.contains("12345"))
+            }
+        }
+        let lower = #"{"version": 3, "type": "enterChipKey", "documentNumber": "l898902c3", "dateOfBirth": "740812", "dateOfExpiry": "120415"}"#
+        #expect(try DisplayInput(json: Data(lower.utf8)) == .flow(.enterChipKey(.mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415"))))
     }
 
     @Test func theDocumentedExamplesDecode() throws {

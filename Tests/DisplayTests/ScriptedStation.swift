@@ -77,12 +77,13 @@ actor ScriptedStation {
         await perform(controller.scanUpdate(update), answering: nil)
     }
 
-    /// The capture pipeline took the picture of the current part.
-    func capture() async {
+    /// The capture pipeline took the picture of the current part (`mrzRead`: and read a chip
+    /// key off a front).
+    func capture(mrzRead: Bool = true) async {
         guard let request = pending.first(where: { if case .capture = $0 { true } else { false } }) else { return }
         pending.remove(request)
         guard let (part, _) = controller.currentScanPart else { return }
-        let key: ChipAccessKey? = part == .front ? .mrz(documentNumber: "C01X00T47", dateOfBirth: "640812", dateOfExpiry: "311031") : nil
+        let key: ChipAccessKey? = part == .front && mrzRead ? .mrz(documentNumber: "C01X00T47", dateOfBirth: "640812", dateOfExpiry: "311031") : nil
         await perform(controller.imageCaptured(CapturedImage(bytes: [0xFF, 0xD8, 0xFF, 0xD9], side: part, chipAccessKey: key)), answering: nil)
     }
 
@@ -98,6 +99,12 @@ actor ScriptedStation {
         if finish {
             await perform(controller.chipReadFinished(), answering: nil)
         }
+    }
+
+    /// The chip refused the key it was given.
+    func chipRefusesKey() async {
+        guard pending.remove(.chipRead) != nil else { return }
+        await perform(controller.chipRefusedKey(), answering: nil)
     }
 
     /// The backend finalised, or failed to.

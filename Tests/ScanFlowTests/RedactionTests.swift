@@ -34,7 +34,7 @@ import Testing
             Self.expectRedacted(value)
         }
         #expect(Fixtures.token.description == "SessionToken(<redacted>)")
-        #expect(image.description == "CapturedImage(front, 5 bytes, <redacted>, chip key)")
+        #expect(image.description == "CapturedImage(front, 5 bytes, <redacted>, chip keys: 1)")
         #expect(Fixtures.handoff.description == "DigitalHandoff(mitid, <redacted>)")
     }
 

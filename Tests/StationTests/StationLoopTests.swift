@@ -79,6 +79,40 @@ import Testing
         }
     }
 
+    /// The chip refuses the key read from the MRZ: the display asks the person, who types the
+    /// card access number, and the chip is read with it.
+    @Test func aRefusedKeyIsAskedOfThePersonAndTheTypedKeyOpensTheChip() async throws {
+        var options = StationHarness.Options()
+        options.autopilot = false
+        options.chip = .opensWith(.can("123456"))
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            station.loop.submit(.station(.startJourney))
+            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
+            let ids: [String] = station.display.messages.compactMap { message -> String? in
+                if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
+            }
+            let items: [ConsentItem] = station.display.messages.compactMap { message -> [ConsentItem]? in
+                if case .initialized(_, let items) = message { items } else { nil }
+            }.first ?? []
+            for item in items { station.loop.submit(.flow(.userConsented(itemID: item.id, decision: true))) }
+            station.loop.submit(.flow(.startCredential(id: try #require(ids.first))))
+            try await station.display.waitForMessage("credential") { if case .credentialStarted = $0 { true } else { false } }
+            if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
+                station.loop.submit(.flow(.setConfiguration(country: "XXX", document: Document(.passport))))
+            }
+            station.loop.submit(.flow(.startScanPart(.front)))
+            try await station.display.waitForMessage("confirmation") { $0 == .step(.confirmationView(.front)) }
+            station.loop.submit(.flow(.confirm))
+            station.loop.submit(.flow(.finishScanPart))
+            try await station.display.waitForMessage("key asked") { $0 == .step(.chipKeyView(.nfc, .refused)) }
+            station.loop.submit(.flow(.enterChipKey(.can("123456"))))
+            try await station.display.waitForMessage("chip read") { $0 == .step(.canFinish(.nfc)) }
+            #expect(station.chip.keysTried.withLock { $0 } == [StationHarness.chipKey, .can("123456")])
+            #expect(station.display.messages.contains(.update(.nfcExtractionFinished)))
+        }
+    }
+
     @Test func cancellingWipesTheUnsentPartsOfTheJourney() async throws {
         var options = StationHarness.Options()
         options.autopilot = false

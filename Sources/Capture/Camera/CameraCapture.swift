@@ -222,7 +222,7 @@ public struct CameraCapture: CaptureDevice {
                     if rejectReason == nil, let lines = shot.mrz { report(.evidence(.mrz(lines: lines))) }
                     report(
                         .image(
-                            CapturedImage(bytes: jpeg, side: shot.side, chipAccessKey: shot.chipAccessKey, rejectReason: rejectReason),
+                            CapturedImage(bytes: jpeg, side: shot.side, chipAccessKeys: shot.chipAccessKeys, rejectReason: rejectReason),
                             isLastOfSide: true))
                     decisions.taken(at: stopwatch.elapsed)
                 } catch {

@@ -27,8 +27,8 @@ enum FrameAction: Hashable, Sendable {
 /// One image to take, and what goes with it.
 struct Shot: Hashable, Sendable {
     var side: Credential.Part
-    /// The key to the chip, for the image that carries it (a document's front).
-    var chipAccessKey: ChipAccessKey?
+    /// The keys to the chip, best first, for the image that carries them (a page with an MRZ).
+    var chipAccessKeys: [ChipAccessKey] = []
     /// Whether to take the flash half of a flash/no-flash pair after this frame.
     var flashPair = false
     /// The MRZ lines to hand over as evidence with this image (the first front only).

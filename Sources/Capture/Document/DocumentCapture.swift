@@ -75,7 +75,7 @@ struct DocumentCapture: FrameDecisions {
             let region = byShutter ? nil : gate.region
             return .take(
                 Shot(
-                    side: side, chipAccessKey: consensus.nextKey, flashPair: side == .front && useFlash,
+                    side: side, chipAccessKeys: consensus.keys, flashPair: side == .front && useFlash,
                     mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: region,
                     document: DocumentShot(expectsMRZ: byShutter ? nil : gate.expectsMRZ(region?.documentClass), mrzSeen: gate.sawMRZ)))
         }

@@ -94,6 +94,13 @@ public struct MRZConsensus: Sendable {
         accepted.first { !refused.contains($0.key) }?.key
     }
 
+    /// The distinct accepted keys not refused yet, best first: the chip part tries them in turn.
+    public var keys: [ChipAccessKey] {
+        var keys: [ChipAccessKey] = []
+        for candidate in accepted where !refused.contains(candidate.key) && !keys.contains(candidate.key) { keys.append(candidate.key) }
+        return keys
+    }
+
     /// Records that the chip refused `key`: ``nextKey`` moves to the next distinct key.
     public mutating func refuse(_ key: ChipAccessKey) {
         if !refused.contains(key) { refused.append(key) }

@@ -514,6 +514,9 @@
         journey.addon = true;
         show("nfc", () => chipView("nfc.addon", null));
         return;
+      case "chipKeyView":
+        journey.part = step.part;
+        return showChipKey(step.reason);
       case "digitalIdentityView":
         return showHandoff(false);
       case "thirdPartyVerification":
@@ -713,6 +716,125 @@
     progress.querySelector(".bar").style.width = percent + "%";
     document.getElementById("nfc-percent").textContent = percent + " %";
   }
+
+  // MARK: Chip key: the person types the CAN, or the document number and dates
+  //
+  // On-screen keys (a kiosk has no keyboard); a keyboard, where there is one, types too.
+  // What was typed is personal data: it is sent once and forgotten (never stored).
+
+  const CHIP_KEY_FIELDS = {
+    can: { length: 6, digitsOnly: true },
+    documentNumber: { length: 22, digitsOnly: false },
+    birth: { length: 8, digitsOnly: true }, // DDMMYYYY
+    expiry: { length: 8, digitsOnly: true },
+  };
+
+  function defaultChipKeyKind() {
+    const configuration = app.journey.credential && app.journey.credential.info;
+    const documents = configuration ? Object.values(configuration.countries || {}).flat() : [];
+    return documents.length && documents.every((document) => document.type === "identityCard") ? "can" : "mrz";
+  }
+
+  function showChipKey(reason) {
+    const journey = app.journey;
+    const kind = (journey.chipKey && journey.chipKey.kind) || defaultChipKeyKind();
+    journey.chipKey = { kind, reason, values: { can: "", documentNumber: "", birth: "", expiry: "" }, field: kind === "can" ? "can" : "documentNumber" };
+    show("chipKey", chipKeyView);
+  }
+
+  // DDMMYYYY to the MRZ's YYMMDD; null unless it is a date.
+  function mrzDate(digits) {
+    if (!/^[0-9]{8}$/.test(digits)) return null;
+    const day = Number(digits.slice(0, 2)), month = Number(digits.slice(2, 4));
+    if (day < 1 || day > 31 || month < 1 || month > 12) return null;
+    return digits.slice(6, 8) + digits.slice(2, 4) + digits.slice(0, 2);
+  }
+
+  function chipKeyPayload() {
+    const form = app.journey.chipKey;
+    const values = form.values;
+    if (form.kind === "can") return /^[0-9]{6}$/.test(values.can) ? { can: values.can } : null;
+    const birth = mrzDate(values.birth), expiry = mrzDate(values.expiry);
+    if (!/^[A-Z0-9]{1,22}$/.test(values.documentNumber) || !birth || !expiry) return null;
+    return { documentNumber: values.documentNumber, dateOfBirth: birth, dateOfExpiry: expiry };
+  }
+
+  function shownValue(field, value) {
+    if (field === "birth" || field === "expiry") {
+      const mask = "DDMMYYYY".split("");
+      const digits = (value + mask.slice(value.length).join("")).split("");
+      return digits.slice(0, 2).join("") + "." + digits.slice(2, 4).join("") + "." + digits.slice(4).join("");
+    }
+    return value || "\u2007";
+  }
+
+  function chipKeyType(key) {
+    const form = app.journey && app.journey.chipKey;
+    if (!form) return;
+    const field = form.field;
+    const value = form.values[field];
+    if (key === "back") form.values[field] = value.slice(0, -1);
+    else if (/^[0-9A-Z]$/.test(key) && value.length < CHIP_KEY_FIELDS[field].length && (!CHIP_KEY_FIELDS[field].digitsOnly || /[0-9]/.test(key))) {
+      form.values[field] = value + key;
+      // A full field moves on to the next one.
+      const order = form.kind === "can" ? ["can"] : ["documentNumber", "birth", "expiry"];
+      const next = order[order.indexOf(field) + 1];
+      if (form.values[field].length === CHIP_KEY_FIELDS[field].length && next && field !== "documentNumber") form.field = next;
+    }
+    app.view();
+  }
+
+  function chipKeyView() {
+    const form = app.journey.chipKey;
+    const fieldButton = (field, label) => h("button", {
+      type: "button", class: "key-field" + (form.field === field ? " active" : ""), "data-field": field,
+      "aria-pressed": form.field === field ? "true" : "false", onclick: () => { form.field = field; app.view(); },
+    }, h("span", { class: "label" }, label), h("span", { class: "value" }, shownValue(field, form.values[field])));
+    const keys = CHIP_KEY_FIELDS[form.field].digitsOnly
+      ? "1234567890".split("")
+      : "1234567890QWERTYUIOPASDFGHJKLZXCVBNM".split("");
+    const payload = chipKeyPayload();
+    return h("section", { class: "centered chip-key" },
+      h("h1", {}, t("chipKey.title")),
+      h("p", { class: "lead", "data-reason": form.reason }, t("chipKey." + form.reason)),
+      h("div", { class: "key-kinds", role: "tablist" },
+        ["mrz", "can"].map((kind) => h("button", {
+          type: "button", role: "tab", class: "button small " + (form.kind === kind ? "primary" : "secondary"), "data-kind": kind,
+          "aria-selected": form.kind === kind ? "true" : "false",
+          onclick: () => { form.kind = kind; form.field = kind === "can" ? "can" : "documentNumber"; app.view(); },
+        }, t("chipKey.kind." + kind)))),
+      h("p", { class: "hint" }, t("chipKey.hint." + form.kind)),
+      h("div", { class: "key-fields" }, form.kind === "can"
+        ? fieldButton("can", t("chipKey.can"))
+        : [fieldButton("documentNumber", t("chipKey.documentNumber")), fieldButton("birth", t("chipKey.birth")), fieldButton("expiry", t("chipKey.expiry"))]),
+      h("div", { class: "keypad" + (keys.length > 10 ? " letters" : "") },
+        keys.map((key) => h("button", { type: "button", class: "key", "data-key": key, onclick: () => chipKeyType(key) }, key)),
+        h("button", { type: "button", class: "key back", "data-key": "back", "aria-label": t("chipKey.back"), onclick: () => chipKeyType("back") }, "\u232B")),
+      escalationBox(),
+      h("div", { class: "actions" },
+        button("switchToFallback", t("nfc.skip"), () => { app.journey.chipKey = null; send("switchToFallback"); }, "secondary"),
+        h("button", {
+          type: "button", class: "button primary", "data-action": "enterChipKey", disabled: payload ? false : true,
+          onclick: () => {
+            const key = chipKeyPayload();
+            if (!key) return;
+            // Forget it at once: the station has it now.
+            app.journey.chipKey = { kind: form.kind };
+            send("enterChipKey", key);
+          },
+        }, t("chipKey.read"))));
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (screen().dataset.screen !== "chipKey" || !app.journey || !app.journey.chipKey || !app.journey.chipKey.values) return;
+    if (event.key === "Backspace") chipKeyType("back");
+    else if (event.key.length === 1) chipKeyType(event.key.toUpperCase());
+    else if (event.key === "Enter") {
+      const read = document.querySelector('#screen [data-action="enterChipKey"]');
+      if (read && !read.disabled) read.click();
+    } else return;
+    event.preventDefault();
+  });
 
   // MARK: Failures, fallback, staff
 

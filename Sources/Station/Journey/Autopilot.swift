@@ -125,6 +125,9 @@ public final class Autopilot: StationDisplay, Sendable {
             await send(.flow(.confirm))
         case .step(.rejectView), .step(.retry):
             await send(.flow(.retake))
+        case .step(.chipKeyView):
+            // It knows no key to type: it goes on without the chip.
+            await send(.flow(.switchToFallback))
         case .step(.canFinish(let part)):
             await send(.flow(.finishScanPart))
             let last = state.withLock { state -> Bool in

@@ -310,6 +310,7 @@ struct StationMachine {
         case .failure(let error):
             let log = Action.log(LogLine(level: .warning, message: "chip read failed", metadata: ["error": "\(error)"]))
             if error.kind == .readerMissing { return [log] + apply(now: now) { $0.deviceLost(.reader) } }
+            if error.kind == .accessDenied { return [log] + apply(now: now) { $0.chipRefusedKey() } }
             return [log] + apply(now: now) { $0.chipUnreadable() }
         }
     }
@@ -533,6 +534,7 @@ extension Scan.Step {
         case .canFinish: "canFinish"
         case .addonScanPart: "addonScanPart"
         case .nextPart: "nextPart"
+        case .chipKeyView: "chipKeyView"
         }
     }
 }

@@ -121,6 +121,8 @@ final class FakeChip: ChipDevice, Sendable {
         /// The document is lifted once mid-read and put back.
         case liftedOnce
         case wrongKey
+        /// Only this key opens the chip; every other is refused.
+        case opensWith(ChipAccessKey)
     }
 
     let behaviour: Behaviour
@@ -128,6 +130,8 @@ final class FakeChip: ChipDevice, Sendable {
     let presenceEvents: AsyncStream<ReaderPresence>
     let presenceContinuation: AsyncStream<ReaderPresence>.Continuation
     let reads = Mutex(0)
+    /// The keys the station tried, in order (the test's own; a real chip keeps no such list).
+    let keysTried = Mutex<[ChipAccessKey]>([])
 
     init(_ behaviour: Behaviour = .reads, mrz: [String], issuer: TestIssuer) throws {
         self.behaviour = behaviour
@@ -144,8 +148,10 @@ final class FakeChip: ChipDevice, Sendable {
 
     func read(key: ChipAccessKey, report: @escaping @Sendable (ChipReport) -> Void) async throws(ChipDeviceError) -> ChipReading {
         reads.withLock { $0 += 1 }
+        keysTried.withLock { $0.append(key) }
         report(.waitingForCard)
         if case .wrongKey = behaviour { throw ChipDeviceError(.accessDenied, "the test's key does not open the chip") }
+        if case .opensWith(let right) = behaviour, key != right { throw ChipDeviceError(.accessDenied, "the chip refused the key") }
         report(.started)
         for percent in stride(from: 0, through: 100, by: 25) {
             try? await Task.sleep(for: .milliseconds(2))
