@@ -29,6 +29,9 @@ extension Configuration {
         public var minimumSharpness = 60
         /// Frames in a row the document must be ready for before it is taken.
         public var readyFrames = 3
+        /// Seconds a page with an MRZ may lie ready before it is taken without a key read
+        /// (the person is then asked to type the chip's key).
+        public var mrzTimeoutSeconds = 4
     }
 
     static func parseVision(_ node: Node, into config: inout Configuration, _ r: NodeReader) throws(ConfigurationError) {
@@ -47,6 +50,7 @@ extension Configuration {
             ("max-corner-motion-permille", \.maximumCornerMotionPermille, 1...200),
             ("min-sharpness", \.minimumSharpness, 0...100_000),
             ("ready-frames", \.readyFrames, 1...30),
+            ("mrz-timeout", \.mrzTimeoutSeconds, 1...60),
         ]
         let document = try r.mapping(node, at: "vision.document", allowed: keys.map(\.0))
         for (name, path, range) in keys {
@@ -67,5 +71,6 @@ extension Configuration.DocumentVisionSection {
         settings.documentGuidance.maximumCornerMotion = Double(maximumCornerMotionPermille) / 1000
         settings.documentGuidance.minimumSharpness = Double(minimumSharpness)
         settings.documentReadyFrames = readyFrames
+        settings.mrzTimeout = .seconds(mrzTimeoutSeconds)
     }
 }

@@ -71,6 +71,7 @@ import Testing
                 max-corner-motion-permille: 10
                 min-sharpness: 90
                 ready-frames: 2
+                mrz-timeout: 9
             """)
         #expect(config.vision.models == "/var/lib/idkiosk/models")
         var settings = CameraCapture.Settings(name: "")
@@ -84,12 +85,14 @@ import Testing
         #expect(settings.documentGuidance.maximumCornerMotion == 0.01)
         #expect(settings.documentGuidance.minimumSharpness == 90)
         #expect(settings.documentReadyFrames == 2)
+        #expect(settings.mrzTimeout == .seconds(9))
         // The defaults are Vision's own.
         var defaults = CameraCapture.Settings(name: "")
         let untouched = defaults
         try Configuration.parse("").vision.document.apply(to: &defaults)
         #expect(defaults.documentGuidance == untouched.documentGuidance)
         #expect(defaults.documentFinder == untouched.documentFinder)
+        #expect(defaults.mrzTimeout == untouched.mrzTimeout)
     }
 
     @Test(arguments: [
