@@ -268,8 +268,15 @@ void add(const cv::Mat &frame, std::vector<cv::Point2f> quad, double scale, doub
     if (candidate.area >= (double)frame.cols * frame.rows * minimumArea) found.push_back(candidate);
 }
 
+/// Whether a working-size point lies on the frame's border (where the frame cuts a blob:
+/// no evidence of a document's side).
+bool onBorder(cv::Point2f p, cv::Size size) {
+    return p.x <= 1.5f || p.y <= 1.5f || p.x >= size.width - 2.5f || p.y >= size.height - 2.5f;
+}
+
 /// How much of a quadrilateral's outline lies on the blob's outline: the part of points
 /// sampled along its sides within two pixels of it (`distance`: distance to the outline).
+/// Points on the frame's border count as off the outline.
 double support(const cv::Mat &distance, const std::vector<cv::Point2f> &quad) {
     int on = 0, total = 0;
     for (int i = 0; i < 4; i++) {
@@ -278,6 +285,7 @@ double support(const cv::Mat &distance, const std::vector<cv::Point2f> &quad) {
             cv::Point2f p = a + (b - a) * ((k + 0.5f) / 24);
             int x = (int)std::lround(p.x), y = (int)std::lround(p.y);
             total++;
+            if (onBorder(p, distance.size())) continue;
             if (x >= 0 && y >= 0 && x < distance.cols && y < distance.rows && distance.at<float>(y, x) <= 2) on++;
         }
     }
@@ -288,14 +296,20 @@ double support(const cv::Mat &distance, const std::vector<cv::Point2f> &quad) {
 /// is merged with the document's blob, the convex hull bridges over them, but the
 /// document's sides stay long straight runs. Tries every four of the eight longest runs,
 /// in outline order, and keeps the convex quadrilateral whose sides the runs cover most.
-bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobArea, std::vector<cv::Point2f> &best) {
+/// A run along the frame's border is where the frame cuts the blob (an arm reaching in):
+/// never a side.
+bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobArea, cv::Size size, std::vector<cv::Point2f> &best) {
     std::vector<cv::Point> polygon;
     cv::approxPolyDP(outline, polygon, 0.01 * cv::arcLength(outline, true), true);
     int n = (int)polygon.size();
     if (n < 4) return false;
     std::vector<int> order(n);
     for (int i = 0; i < n; i++) order[i] = i;
-    auto length = [&](int i) { return cv::norm(polygon[(i + 1) % n] - polygon[i]); };
+    auto alongBorder = [&](int i) {
+        cv::Point2f p = polygon[i], q = polygon[(i + 1) % n];
+        return onBorder(p, size) && onBorder(q, size) && onBorder((p + q) * 0.5f, size);
+    };
+    auto length = [&](int i) { return alongBorder(i) ? 0.0 : cv::norm(polygon[(i + 1) % n] - polygon[i]); };
     std::sort(order.begin(), order.end(), [&](int a, int b) { return length(a) > length(b); });
     order.resize(std::min(n, 8));
     std::sort(order.begin(), order.end());
@@ -387,7 +401,7 @@ std::vector<cv::Point2f> outlineQuadrilateral(idkcv_finder *f, const std::vector
     cv::distanceTransform(f->outline, f->distance, cv::DIST_L2, 3);
     double hullSupport = support(f->distance, quad);
     std::vector<cv::Point2f> runs;
-    if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), runs) && support(f->distance, runs) > hullSupport) {
+    if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), f->small.size(), runs) && support(f->distance, runs) > hullSupport) {
         quad = runs;
     }
     return quad;
@@ -397,7 +411,7 @@ std::vector<cv::Point2f> outlineQuadrilateral(idkcv_finder *f, const std::vector
 /// or a cable reaching in from the edge does not make the page it touches cut).
 bool atBorder(const std::vector<cv::Point2f> &quad, cv::Size size) {
     bool touches = false;
-    for (const cv::Point2f &p : quad) touches |= p.x <= 1.5f || p.y <= 1.5f || p.x >= size.width - 2.5f || p.y >= size.height - 2.5f;
+    for (const cv::Point2f &p : quad) touches |= onBorder(p, size);
     return touches;
 }
 

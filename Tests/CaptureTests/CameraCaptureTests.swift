@@ -95,6 +95,47 @@ import VirtualPassport
         #expect(list.contains { if case .evidence(.mrz(let read)) = $0 { read == lines } else { false } })
     }
 
+    /// The preview shows the page's outline from the first frame it is found in until the
+    /// page is taken, on every preview frame (the outline of the last analysed frame).
+    @Test(.enabled(if: VisionDataSet() != nil, "needs \(VisionDataSet.missing)"))
+    func thePreviewCarriesTheOutlineOnceThePageIsFound() async throws {
+        let data = try #require(VisionDataSet())
+        var settings = CameraCapture.Settings(name: "file:" + data.sequence("demo-document"), previewFramesPerSecond: 30, previewWidth: 320, loopRecordings: false)
+        settings.documentFinder = VisionDataSet.finderSettings
+        let preview = PreviewFeed()
+        let stream = preview.frames()
+        let capture = CameraCapture(settings: settings, flash: nil, preview: preview, logger: Self.logger)
+        let events = Events()
+        let task = Task {
+            await capture.capture(CaptureRequest(mode: .docFinder, part: .front, trigger: CaptureTrigger(), useFlash: false)) { events.add($0) }
+        }
+        let counted = Mutex<[Int]>([])
+        let counts = Task {
+            let codec = JPEGCodec()
+            for await jpeg in stream {
+                var image = RGBImage()
+                guard (try? codec.decodeRGB(jpeg, into: &image)) != nil else { continue }
+                var n = 0
+                for i in stride(from: 0, to: image.pixels.count, by: 3) {
+                    let (r, g, b) = (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
+                    let green = abs(r - 40) < 45 && abs(g - 200) < 45 && abs(b - 90) < 45
+                    let amber = abs(r - 245) < 45 && abs(g - 170) < 45 && abs(b - 30) < 45
+                    if green || amber { n += 1 }
+                }
+                counted.withLock { $0.append(n) }
+            }
+        }
+        for _ in 0..<3000 where events.images.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await task.value
+        counts.cancel()
+        let seen = counted.withLock { $0 }
+        print("outline pixels per preview frame: \(seen)")
+        let first = try #require(seen.firstIndex { $0 >= 200 }, "\(seen)")
+        #expect(seen[..<first].allSatisfy { $0 < 50 }, "\(seen)")
+        #expect(seen[first...].allSatisfy { $0 >= 200 }, "\(seen)")
+    }
+
     struct SequenceDocument: Decodable {
         var mrz: [String]?
     }

@@ -28,6 +28,40 @@ struct DefaultUIEndToEndIntegrationTests {
         _ = try await browser.waitFor("main[data-screen='\(name)']", limit: limit)
     }
 
+    /// What `watchScript` gathered on the scan screen.
+    struct Watched: Decodable {
+        var states: [String]
+        /// The most and the fewest pixels of the outline's colours in one preview frame.
+        var outline: Int
+        var fewest: Int
+    }
+
+    /// Every 100 ms: the prompt's state when it changes, and the pixels of the preview in the
+    /// outline's colours (PreviewOverlay: green 40,200,90; amber 245,170,30; within JPEG's error).
+    static let watchScript = """
+        window.idkioskSeen = { states: [], outline: 0, fewest: 1e9 };
+        const canvas = document.createElement('canvas');
+        const near = (d, k, r, g, b) => Math.abs(d[k] - r) < 45 && Math.abs(d[k + 1] - g) < 45 && Math.abs(d[k + 2] - b) < 45;
+        window.idkioskWatch = setInterval(() => {
+          const seen = window.idkioskSeen;
+          const prompt = document.getElementById('prompt');
+          const state = prompt ? prompt.dataset.state : '';
+          if (state && seen.states[seen.states.length - 1] !== state) seen.states.push(state);
+          const image = document.getElementById('preview');
+          if (!image || !image.naturalWidth) return;
+          canvas.width = image.naturalWidth;
+          canvas.height = image.naturalHeight;
+          const context = canvas.getContext('2d');
+          context.drawImage(image, 0, 0);
+          const d = context.getImageData(0, 0, canvas.width, canvas.height).data;
+          let n = 0;
+          for (let k = 0; k < d.length; k += 4) if (near(d, k, 40, 200, 90) || near(d, k, 245, 170, 30)) n++;
+          seen.fewest = Math.min(seen.fewest, n);
+          seen.outline = Math.max(seen.outline, n);
+        }, 100);
+        return 'watching';
+        """
+
     @Test func aPersonClicksThroughTheWholeJourneyAndTheBackendDecides() async throws {
         var options = DemoStack.Options()
         options.resultSeconds = 120
@@ -45,12 +79,26 @@ struct DefaultUIEndToEndIntegrationTests {
 
             // The data page: the file camera's recording comes into focus and is taken by itself.
             _ = try await browser.waitFor("main[data-screen='scan'] section[data-part='front']", limit: .seconds(60))
-            // For the screenshot only: the preview's first frame, if it comes before the capture.
-            try? await browser.waitUntil("the preview shows a frame", limit: .seconds(3)) {
-                try await browser.execute("const i = document.getElementById('preview'); return i && i.naturalWidth > 0 ? 'yes' : 'no'") == "yes"
+            // What the person sees change until it is taken: the prompts, and the outline the
+            // station draws on the preview (green or amber pixels, sampled from the image).
+            _ = try await browser.execute(Self.watchScript)
+            // For the screenshot only: the page held still with its outline, if the browser
+            // sees it before the capture (docs/screenshots/scan-outline.png comes from here).
+            try? await browser.waitUntil("the outline on the preview", limit: .seconds(20)) {
+                try await browser.execute("return (window.idkioskSeen.outline >= 1000 && document.getElementById('prompt').dataset.state === 'holdStill') ? 'yes' : 'no'") == "yes"
             }
             try await shoot(browser, "03-scan-front")
             try await screen(browser, "confirmation")
+            let seen = try await browser.execute("clearInterval(window.idkioskWatch); return JSON.stringify(window.idkioskSeen)") ?? "{}"
+            let watched = try JSONDecoder().decode(Watched.self, from: Data(seen.utf8))
+            print("scan screen: prompts \(watched.states), outline pixels at most \(watched.outline) (\(watched.fewest) at the fewest)")
+            // The page slides in and lies still: the guidance changed on its way to the capture.
+            #expect(Set(watched.states).count >= 2, "\(watched.states)")
+            #expect(watched.states.last == "holdStill", "\(watched.states)")
+            // The outline: thousands of pixels of its colours at once (a 3-pixel line round the
+            // page), none while the platen is empty (so the scene itself has not those colours).
+            #expect(watched.outline >= 1000, "outline pixels \(watched.outline)")
+            #expect(watched.fewest < 100, "outline-coloured pixels with no outline: \(watched.fewest)")
             try await shoot(browser, "04-confirmation")
             try await browser.click("button[data-action='confirm']")
 
