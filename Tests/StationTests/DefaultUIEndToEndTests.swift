@@ -39,7 +39,7 @@ struct DefaultUIEndToEndIntegrationTests {
     /// Every 100 ms: the prompt's state when it changes, and the pixels of the preview in the
     /// outline's colours (PreviewOverlay: green 40,200,90; amber 245,170,30; within JPEG's error).
     static let watchScript = """
-        window.idkioskSeen = { states: [], outline: 0, fewest: 1e9 };
+        window.idkioskSeen = { states: [], outline: 0, fewest: 1e9, last: 0 };
         const canvas = document.createElement('canvas');
         const near = (d, k, r, g, b) => Math.abs(d[k] - r) < 45 && Math.abs(d[k + 1] - g) < 45 && Math.abs(d[k + 2] - b) < 45;
         window.idkioskWatch = setInterval(() => {
@@ -57,8 +57,9 @@ struct DefaultUIEndToEndIntegrationTests {
           let n = 0;
           for (let k = 0; k < d.length; k += 4) if (near(d, k, 40, 200, 90) || near(d, k, 245, 170, 30)) n++;
           seen.fewest = Math.min(seen.fewest, n);
+          seen.last = n;
           seen.outline = Math.max(seen.outline, n);
-        }, 100);
+        }, 50);
         return 'watching';
         """
 
@@ -82,10 +83,10 @@ struct DefaultUIEndToEndIntegrationTests {
             // What the person sees change until it is taken: the prompts, and the outline the
             // station draws on the preview (green or amber pixels, sampled from the image).
             _ = try await browser.execute(Self.watchScript)
-            // For the screenshot only: the page held still with its outline, if the browser
-            // sees it before the capture (docs/screenshots/scan-outline.png comes from here).
-            try? await browser.waitUntil("the outline on the preview", limit: .seconds(20)) {
-                try await browser.execute("return (window.idkioskSeen.outline >= 1000 && document.getElementById('prompt').dataset.state === 'holdStill') ? 'yes' : 'no'") == "yes"
+            // For the screenshot only: a preview frame with the outline on it, if the browser
+            // sees one before the capture.
+            try? await browser.waitUntil("the outline on the preview", limit: .seconds(10)) {
+                try await browser.execute("return window.idkioskSeen.last >= 1000 ? 'yes' : 'no'") == "yes"
             }
             try await shoot(browser, "03-scan-front")
             try await screen(browser, "confirmation")
