@@ -54,9 +54,13 @@ import Testing
         #expect(machine.devicesProbed([Self.camera, Self.reader]).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
         #expect(machine.phase == .idle)
         // The heartbeat re-probes between journeys; the same devices again show nothing new.
-        #expect(machine.tick(now: .seconds(1)) == [.probeDevices])
+        // The first idle heartbeat lets the camera watch the empty platen, then every 10 min.
+        #expect(machine.tick(now: .seconds(1)) == [.probeDevices, .watchPlaten])
         #expect(machine.lastHeartbeat == .seconds(1))
         #expect(machine.devicesProbed([Self.camera, Self.reader]) == [])
+        #expect(machine.tick(now: .seconds(2)) == [.probeDevices])
+        #expect(machine.tick(now: .seconds(600)) == [.probeDevices])
+        #expect(machine.tick(now: .seconds(601)) == [.probeDevices, .watchPlaten])
     }
 
     @Test func aMissingDeviceIsOutOfServiceUntilItComesBack() {
@@ -116,6 +120,8 @@ import Testing
         #expect(machine.phase == .result)
         #expect(machine.timerFired(.resultOver(generation: 0), now: .seconds(14)) == [])
         #expect(machine.timerFired(.resultOver(generation: 1), now: .seconds(14)).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
+        // Back to idle: the last person took their document, the platen is watched at once.
+        #expect(machine.tick(now: .seconds(15)) == [.probeDevices, .watchPlaten])
     }
 
     @Test func theFrontIsCapturedWithTheFlashForTheOpenCredentialAndItsUploadAnsweredLater() throws {

@@ -120,6 +120,25 @@ public struct CameraCapture: CaptureDevice {
         camera.probe(logger: logger)
     }
 
+    public func watchPlaten(frames: Int) async {
+        guard let finder = try? documentFinder.get() else { return }
+        let source: any FrameSource
+        do {
+            source = try camera.open(for: .document, loops: settings.loopRecordings, clock: clock, logger: logger)
+            try await source.start()
+        } catch {
+            logger.debug("the platen is not watched: the camera cannot be opened", metadata: ["error": "\(error.message)"])
+            return
+        }
+        defer { source.stop() }
+        var processor = FrameProcessor(jpegQuality: settings.jpegQuality, previewWidth: settings.previewWidth)
+        for _ in 0..<frames where !Task.isCancelled {
+            guard let frame = try? await source.nextFrame(timeout: settings.frameTimeout) else { return }
+            // Learning as during a journey: a document left on the platen is never learned.
+            _ = try? processor.observeDocument(frame, finder: finder, learning: true)
+        }
+    }
+
     public func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
         let purpose: CapturePurpose = request.mode.isFace ? .face : .document
         let source: any FrameSource

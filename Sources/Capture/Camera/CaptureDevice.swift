@@ -12,6 +12,16 @@ public protocol CaptureDevice: Sendable {
 
     /// Whether the camera can be opened now (for the out-of-service screen and its recovery).
     func probe() async -> DeviceProbe
+
+    /// Watches the empty station for `frames` frames between journeys, so the document finder
+    /// knows its platen before the next person comes. Stops early when cancelled; a camera that
+    /// cannot be opened is left to the probe.
+    func watchPlaten(frames: Int) async
+}
+
+extension CaptureDevice {
+    /// A device without a document finder has nothing to learn.
+    public func watchPlaten(frames: Int) async {}
 }
 
 /// One part to capture.

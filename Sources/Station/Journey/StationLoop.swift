@@ -54,6 +54,9 @@ public actor StationLoop {
         public var tick: Duration
         /// The vision models as loaded at start, for `/health`.
         public var models: [ModelStatus] = []
+        /// How often the idle station lets the camera watch the empty platen (also once after
+        /// boot and after each journey), so documents are found against it from the first frame.
+        public var platenWatchInterval: Duration = .seconds(600)
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],
@@ -110,6 +113,8 @@ public actor StationLoop {
     private var machine: StationMachine
     private var timers: [StationMachine.Timer.Key: Task<Void, Never>] = [:]
     private var captureTask: Task<Void, Never>?
+    /// The camera watching the empty platen between journeys (StationMachine's `watchPlaten`).
+    private var platenTask: Task<Void, Never>?
     private var trigger = CaptureTrigger()
     private var chipTask: Task<Void, Never>?
     private var backgroundTasks: [Task<Void, Never>] = []
@@ -209,11 +214,21 @@ public actor StationLoop {
             await dependencies.display.answer(message, to: client)
         case .requestJourney(let generation):
             requestJourney(generation: generation)
+        case .watchPlaten:
+            // Only while the camera is free; a journey's capture cancels it first.
+            guard captureTask == nil else { return }
+            platenTask?.cancel()
+            let camera = dependencies.camera
+            platenTask = Task { await camera.watchPlaten(frames: 15) }
         case .probeDevices:
             let camera = await dependencies.camera.probe()
             let reader = await dependencies.chip.probe()
             await perform(machine.devicesProbed([DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]))
         case .startCapture(let generation, let mode, let part, let useFlash):
+            // The camera is let go of by the platen's watch before the capture opens it.
+            platenTask?.cancel()
+            await platenTask?.value
+            platenTask = nil
             captureTask?.cancel()
             trigger = CaptureTrigger()
             let request = CaptureRequest(mode: mode, part: part, trigger: trigger, useFlash: useFlash)
@@ -269,6 +284,7 @@ public actor StationLoop {
         case .log(let line):
             logger.log(level: line.level, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
         case .stop:
+            platenTask?.cancel()
             for task in backgroundTasks { task.cancel() }
             for timer in timers.values { timer.cancel() }
             timers = [:]

@@ -26,6 +26,8 @@ struct StationMachine {
         case requestJourney(generation: Int)
         /// Look at the camera and the reader; answer with `devicesProbed`.
         case probeDevices
+        /// Let the camera watch the empty station so the finder knows its platen (between journeys).
+        case watchPlaten
         /// Run the camera for a part until `stopCapture`; it reports with `captureEvent`.
         case startCapture(generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool)
         case stopCapture
@@ -140,6 +142,8 @@ struct StationMachine {
     private var devices: [DeviceStatus.Device: DeviceStatus] = [:]
     /// When the loop last handled its heartbeat, in the station's time.
     private(set) var lastHeartbeat = Duration.zero
+    /// When the camera last watched the empty platen; nil: due at the next idle heartbeat.
+    private var platenWatched: Duration?
 
     init(settings: StationLoop.Settings) {
         self.settings = settings
@@ -184,7 +188,13 @@ struct StationMachine {
     mutating func tick(now: Duration) -> [Action] {
         lastHeartbeat = now
         switch state {
-        case .idle, .outOfService: return [.probeDevices]
+        case .idle:
+            // The platen is watched once idle after boot or a journey (the last person took
+            // their document), then every `platenWatchInterval` (the light drifts).
+            guard platenWatched.map({ now - $0 >= settings.platenWatchInterval }) ?? true else { return [.probeDevices] }
+            platenWatched = now
+            return [.probeDevices, .watchPlaten]
+        case .outOfService: return [.probeDevices]
         case .booting, .starting, .journey, .result, .stopped: return []
         }
     }
@@ -505,7 +515,10 @@ struct StationMachine {
         let missing = deviceStatus.filter { !$0.available }
         var actions: [Action] = []
         if missing.isEmpty {
-            if case .idle = state {} else { actions.append(.log(LogLine(level: .info, message: "station idle"))) }
+            if case .idle = state {} else {
+                actions.append(.log(LogLine(level: .info, message: "station idle")))
+                platenWatched = nil
+            }
             state = .idle
             return actions + [.showScreen(.idle(startBy: settings.start))]
         }
