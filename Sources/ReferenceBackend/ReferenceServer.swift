@@ -21,6 +21,9 @@ public struct ReferenceServer: Sendable {
         public var imageQuality = ImageQualityThresholds()
         /// Publishes a key for application-layer encryption; nil publishes none (404).
         public var encryption: EncryptionKeyring?
+        /// Whether an ID credential asks for the camera's whole frames beside the crops
+        /// (FRONT_FULL_FRAME, BACK_FULL_FRAME among its parts).
+        public var fullFrames = false
 
         public init(publicBaseURL: String? = nil) {
             self.publicBaseURL = publicBaseURL
@@ -128,8 +131,17 @@ public struct ReferenceServer: Sendable {
             throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "callbackUrl is not an http(s) URL")
         }
         let base = baseURL(request)
-        guard let response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
+        guard var response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
             throw APIFailure(.notFound, .NOT_FOUND, "no such account")
+        }
+        if configuration.fullFrames {
+            for index in response.workflowExecution.credentials.indices {
+                var credential = response.workflowExecution.credentials[index]
+                for classifier in WorkflowRequirements.fullFrameClassifiers(for: credential.category) {
+                    credential.api.parts[classifier] = "\(credential.api.workflowExecution)/credentials/\(credential.id)/parts/\(classifier)"
+                }
+                response.workflowExecution.credentials[index] = credential
+            }
         }
         return try json(response)
     }
@@ -157,7 +169,7 @@ public struct ReferenceServer: Sendable {
         guard let category = try await db({ try await store.credentialCategory(executionId: row.id, credentialId: credentialId) }) else {
             throw APIFailure(.notFound, .NOT_FOUND, "no such credential")
         }
-        guard WorkflowRequirements.accepts(classifier, for: category) else {
+        guard WorkflowRequirements.accepts(classifier, for: category, fullFrames: configuration.fullFrames) else {
             throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "the credential takes no such part")
         }
         let contentType = request.headers[.contentType] ?? ""

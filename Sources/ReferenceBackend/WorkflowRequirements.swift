@@ -21,10 +21,15 @@ enum WorkflowRequirements {
         }
     }
 
+    /// The classifiers announced besides when the backend wants the camera's whole frames.
+    static func fullFrameClassifiers(for category: CredentialCategory) -> [String] {
+        category == .ID ? ["FRONT_FULL_FRAME", "BACK_FULL_FRAME"] : []
+    }
+
     /// Whether a credential of this category takes the part.
-    static func accepts(_ classifier: PartClassifier, for category: CredentialCategory) -> Bool {
+    static func accepts(_ classifier: PartClassifier, for category: CredentialCategory, fullFrames: Bool = false) -> Bool {
         switch category {
-        case .ID: [.front, .back, .frontWithFlash, .mrz, .nfc].contains(classifier)
+        case .ID: [.front, .back, .frontWithFlash, .mrz, .nfc].contains(classifier) || (fullFrames && [.frontFullFrame, .backFullFrame].contains(classifier))
         case .FACEMAP: classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_")
         case .DOCUMENT: classifier == .front || classifier == .back
         case .DATA: false

@@ -67,6 +67,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Laplacian variance below which an image is blurred.") var minSharpness = ImageQualityThresholds().minimumSharpness
     @Option(help: "Directory of CSCA certificates (.pem .crt .cer .der, .crl, ICAO .ml) for server-side passive authentication; none: NOT_EXECUTED.")
     var csca: String?
+    @Flag(help: "Ask for the camera's whole frames beside the document crops (FRONT_FULL_FRAME, BACK_FULL_FRAME among an ID credential's parts).")
+    var fullFrames = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -86,6 +88,7 @@ struct Serve: AsyncParsableCommand {
     private func serve(store: any ReferenceStore, logger: Logger) async throws {
         var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
         configuration.accessTokenLifetime = tokenLifetime
+        configuration.fullFrames = fullFrames
         configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))

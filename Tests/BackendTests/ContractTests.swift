@@ -9,6 +9,28 @@ import Testing
 @Suite struct ContractTests {
     @Test func idWithChipJourneyIsProcessedWithEveryCheckSaid() async throws { try await Self.idWithChipJourney(.sqlite) }
 
+    /// The camera's whole frames are parts only where the backend wants them: announced among
+    /// an ID credential's parts and accepted then, refused (422) otherwise.
+    @Test func fullFramesAreAnnouncedAndTakenOnlyWhenTheBackendWantsThem() async throws {
+        for wanted in [true, false] {
+            try await LoopbackBackend.with(configure: { $0.fullFrames = wanted }) { backend in
+                let client = backend.client()
+                let account = try await client.createAccount(Fixtures.account(key: 10015))
+                let id = try account.credential(.ID)
+                #expect((id.api.parts["FRONT_FULL_FRAME"] != nil) == wanted)
+                #expect((id.api.parts["BACK_FULL_FRAME"] != nil) == wanted)
+                #expect(id.api.parts["FRONT_FULL_FRAME"].map { $0.hasSuffix("/credentials/\(id.id)/parts/FRONT_FULL_FRAME") } ?? true)
+                let upload = PartUpload(execution: ExecutionRef(account), credentialId: id.id, classifier: .frontFullFrame, body: Fixtures.jpeg(width: 1280, height: 720))
+                if wanted {
+                    #expect(try await client.uploadPart(upload).usability.decision == .PASSED)
+                } else {
+                    let error = await #expect(throws: BackendError.self) { try await client.uploadPart(upload) }
+                    #expect(error?.httpStatus == 422)
+                }
+            }
+        }
+    }
+
     static func idWithChipJourney(_ storage: TestStorage) async throws {
         try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()

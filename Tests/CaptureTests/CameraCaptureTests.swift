@@ -160,6 +160,32 @@ import VirtualPassport
         #expect(finder.backgroundFrames <= before + 1)
     }
 
+    /// Asked to keep the full frame, the capture reports the camera's own frame (1280x720)
+    /// before the crop it took from it; not asked, it keeps none.
+    @Test func theFullFrameIsKeptOnlyWhenAsked() async throws {
+        for keep in [true, false] {
+            let capture = CameraCapture(
+                settings: .init(name: "file:\(Self.directory)", previewFramesPerSecond: 15, previewWidth: 320), flash: nil, preview: PreviewFeed(), logger: Self.logger)
+            let events = Events()
+            let task = Task {
+                await capture.capture(CaptureRequest(mode: .docFinder, part: .front, trigger: CaptureTrigger(), useFlash: false, keepFullFrame: keep)) { events.add($0) }
+            }
+            for _ in 0..<1000 where events.images.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            task.cancel()
+            await task.value
+            let list = events.list.withLock { $0 }
+            let full = list.compactMap { event -> [UInt8]? in if case .evidence(.fullFrame(.front, let jpeg)) = event { jpeg } else { nil } }
+            #expect(full.count == (keep ? 1 : 0))
+            if let jpeg = full.first {
+                let size = try JPEGCodec().size(of: jpeg)
+                #expect(size.width == 1280 && size.height == 720, "\(size)")
+                let fullAt = list.firstIndex { if case .evidence(.fullFrame) = $0 { true } else { false } }
+                let imageAt = list.firstIndex { if case .image = $0 { true } else { false } }
+                #expect(fullAt! < imageAt!)
+            }
+        }
+    }
+
     struct SequenceDocument: Decodable {
         var mrz: [String]?
     }

@@ -149,6 +149,30 @@ import Testing
         #expect(taken.contains(.metric(.stepDuration(step: "scanView", .seconds(1)))))
     }
 
+    /// The backend announced the camera's whole frames among the ID credential's parts: the
+    /// document capture keeps them, the face's does not, and they go up under its classifiers.
+    @Test func theFullFrameGoesWithTheCropWhereTheBackendWantsIt() throws {
+        var machine = Self.idle()
+        var response = Self.response
+        response.workflowExecution.credentials[0].api.parts = ["FRONT": "f", "FRONT_FULL_FRAME": "ff", "BACK_FULL_FRAME": "bf"]
+        response.workflowExecution.credentials[1].api.parts = ["FACE": "f", "FRONT_FULL_FRAME": "ff"]
+        _ = machine.readerPresence(.cardPresent(true), now: .seconds(1))
+        _ = machine.journeyStarted(generation: 1, .success(.online(response)), now: .seconds(2))
+        _ = machine.input(.flow(.startCredential(id: "id-1")), from: nil, now: .seconds(3))
+        _ = machine.input(.flow(.setConfiguration(country: "AUT", document: Document(.passport))), from: nil, now: .seconds(3))
+        let start = machine.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4))
+        #expect(start.contains(.startCapture(generation: 1, mode: .docFinder, part: .front, useFlash: true, fullFrame: true)))
+        let full = machine.captureEvent(generation: 1, .evidence(.fullFrame(side: .front, jpeg: [0xFF, 0xD8, 0xFF, 0xD9])), now: .seconds(5))
+        let upload = try #require(full.compactMap { action -> PartUpload? in
+            if case .enqueue(.part(let upload)) = action { upload } else { nil }
+        }.first)
+        #expect(upload.classifier == .frontFullFrame)
+        #expect(upload.credentialId == "id-1")
+        // Without it announced (the default response), no full frame is kept.
+        var plain = Self.scanningFront()
+        #expect(plain.input(.flow(.startScanPart(.front)), from: nil, now: .seconds(4)).contains(.startCapture(generation: 1, mode: .docFinder, part: .front, useFlash: true, fullFrame: false)))
+    }
+
     /// Instant Feedback at the station: an image the capture found unusable is not uploaded;
     /// the person sees the reject view with the seeds' reason and retakes.
     @Test func anImageTheStationRejectsIsNotUploadedAndThePersonSeesWhy() {
@@ -170,7 +194,7 @@ import Testing
         _ = machine.captureEvent(generation: 1, .started, now: .seconds(5))
         let actions = machine.captureEvent(generation: 1, .lowPerformance, now: .seconds(6))
         #expect(actions.contains(.show(.update(.fallback(.lowPerformance)))))
-        #expect(actions.contains { if case .startCapture(_, .manual, .front, _) = $0 { true } else { false } })
+        #expect(actions.contains { if case .startCapture(_, .manual, .front, _, _) = $0 { true } else { false } })
     }
 
     @Test func theChipIsReadWithTheFrontsKeyAndALiftedDocumentIsAskedBack() {

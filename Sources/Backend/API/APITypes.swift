@@ -187,7 +187,7 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
 
     public init?(rawValue: String) {
         switch rawValue {
-        case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "NFC", "MRZ":
+        case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "FRONT_FULL_FRAME", "BACK_FULL_FRAME", "NFC", "MRZ":
             self.rawValue = rawValue
         default:
             guard rawValue.hasPrefix("LIVENESS_") else { return nil }
@@ -201,6 +201,10 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
     public static let back = PartClassifier(rawValue: "BACK")!
     public static let face = PartClassifier(rawValue: "FACE")!
     public static let frontWithFlash = PartClassifier(rawValue: "FRONT_WITH_FLASH")!
+    /// The camera's whole frame a document's side was cropped from; uploaded only when the
+    /// backend announces it among a credential's parts.
+    public static let frontFullFrame = PartClassifier(rawValue: "FRONT_FULL_FRAME")!
+    public static let backFullFrame = PartClassifier(rawValue: "BACK_FULL_FRAME")!
     public static let nfc = PartClassifier(rawValue: "NFC")!
     public static let mrz = PartClassifier(rawValue: "MRZ")!
     /// A liveness frame, 0...99.

@@ -228,6 +228,9 @@ public struct CameraCapture: CaptureDevice {
                     var shot = shot
                     let rejectReason = usability(&shot, frame: frame, processor: &processor)
                     var jpeg = try processor.encode(frame, region: shot.region)
+                    if rejectReason == nil, request.keepFullFrame, shot.region != nil, let full = try? processor.encode(frame) {
+                        report(.evidence(.fullFrame(side: shot.side, jpeg: full)))
+                    }
                     if rejectReason == nil, shot.flashPair, let flash {
                         let unlit = shot.region.flatMap { try? processor.quality(frame, region: $0) }
                         if let lit = await flashImage(

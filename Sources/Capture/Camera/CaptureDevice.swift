@@ -32,12 +32,16 @@ public struct CaptureRequest: Sendable {
     public var trigger: CaptureTrigger
     /// Whether the station should light the document for a flash/no-flash pair.
     public var useFlash: Bool
+    /// Whether the camera's whole frame goes with each document image kept as a crop (the
+    /// backend asked for it: `fullFrame` evidence).
+    public var keepFullFrame: Bool
 
-    public init(mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool) {
+    public init(mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool, keepFullFrame: Bool = false) {
         self.mode = mode
         self.part = part
         self.trigger = trigger
         self.useFlash = useFlash
+        self.keepFullFrame = keepFullFrame
     }
 }
 
@@ -61,6 +65,8 @@ public enum CaptureEvidence: Hashable, Sendable {
     case frontWithFlash(jpeg: [UInt8])
     /// The lines of the document's machine-readable zone, as read.
     case mrz(lines: [String])
+    /// The camera's whole frame a document image of `side` was cropped from, as JPEG.
+    case fullFrame(side: Credential.Part, jpeg: [UInt8])
 }
 
 extension Scan.Mode {

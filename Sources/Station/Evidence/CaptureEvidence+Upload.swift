@@ -9,6 +9,7 @@ extension CaptureEvidence {
         switch self {
         case .frontWithFlash(let jpeg): (.frontWithFlash, Data(jpeg))
         case .mrz(let lines): (try? JSONEncoder().encode(MrzData(lines: lines))).map { (.mrz, $0) }
+        case .fullFrame(let side, let jpeg): (side == .back ? .backFullFrame : .frontFullFrame, Data(jpeg))
         }
     }
 }

@@ -29,7 +29,7 @@ struct StationMachine {
         /// Let the camera watch the empty station so the finder knows its platen (between journeys).
         case watchPlaten
         /// Run the camera for a part until `stopCapture`; it reports with `captureEvent`.
-        case startCapture(generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool)
+        case startCapture(generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool, fullFrame: Bool = false)
         case stopCapture
         /// The person pressed the shutter.
         case pressShutter
@@ -114,6 +114,9 @@ struct StationMachine {
         /// The part being scanned (the camera's next capture is for it).
         var part: Credential.Part?
         var chip: ChipOutcome?
+        /// The credentials whose parts include the camera's whole frames (the backend announced
+        /// FRONT_FULL_FRAME or BACK_FULL_FRAME among them).
+        var fullFrameCredentials: Set<String> = []
         var finalized = false
         var startedAt: Duration
         var step: (name: String, at: Duration)?
@@ -260,7 +263,11 @@ struct StationMachine {
             let workflow = settings.profile.workflow(for: response, token: SessionToken(response.sdk.token))
             var controller = Controller(configuration: settings.controller)
             let actions = controller.start(workflow: workflow)
-            state = .journey(Journey(controller: controller, execution: execution, startedAt: now))
+            var journey = Journey(controller: controller, execution: execution, startedAt: now)
+            journey.fullFrameCredentials = Set(response.workflowExecution.credentials.filter { credential in
+                [PartClassifier.frontFullFrame, .backFullFrame].contains { credential.api.parts[$0.rawValue] != nil }
+            }.map(\.id))
+            state = .journey(journey)
             let started = Action.log(LogLine(
                 level: .info, message: "journey started",
                 metadata: ["workflowExecution": execution.workflowExecutionId, "offline": "\(offline)"]))
@@ -436,7 +443,12 @@ struct StationMachine {
             return actions + [.show(message)]
         case .startCamera(let mode):
             let part = journey.part ?? .front
-            return [.startCapture(generation: generation, mode: mode, part: part, useFlash: settings.useFlash && (part == .front || part == .multipart))]
+            let fullFrame = journey.credentialID.map { journey.fullFrameCredentials.contains($0) } ?? false
+            return [
+                .startCapture(
+                    generation: generation, mode: mode, part: part, useFlash: settings.useFlash && (part == .front || part == .multipart),
+                    fullFrame: fullFrame && mode != .faceLiveness && mode != .faceManual)
+            ]
         case .stopCamera:
             return [.stopCapture]
         case .captureImage:
