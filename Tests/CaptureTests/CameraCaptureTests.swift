@@ -135,8 +135,9 @@ import VirtualPassport
         #expect(seen[..<first].allSatisfy { $0 < 50 }, "\(seen)")
         // While it slides in, cut by the frame's edge, it is found in some frames only; once
         // it lies on the platen (the demo's hand still holding it), in every one.
-        #expect(seen.count - first >= 10, "\(seen)")
-        #expect(seen.suffix(10).allSatisfy { $0 >= 200 }, "\(seen)")
+        // (The feed keeps only the newest preview: a test starved of the CPU sees fewer.)
+        #expect(seen.count - first >= 3, "\(seen)")
+        #expect(seen.suffix(3).allSatisfy { $0 >= 200 }, "\(seen)")
     }
 
     /// Between journeys the camera watches the empty platen: the finder has its background

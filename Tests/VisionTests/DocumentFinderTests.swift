@@ -47,6 +47,21 @@ struct DocumentFinderTests {
         #expect(document.quality == nil)
     }
 
+    @Test("a light page half out of the frame is cut off (tooClose), a dark slab half out is not")
+    func cutOffPageAndSlab() throws {
+        let half = scene.corners(.init(size: DocumentClass.td3.size, distance: 220, offset: (110, 0)))
+        let page = try finder().observe(scene.frame(seed: 13, pages: [half]))
+        #expect(page.document == nil)
+        #expect(page.cutOff)
+        var guidance = DocumentGuidance()
+        #expect(guidance.observe(page) == .tooClose)
+        let slab = try finder().observe(scene.frame(seed: 14, pages: [half], luma: 20))
+        #expect(slab.document == nil)
+        #expect(!slab.cutOff)
+        #expect(guidance.observe(slab) == .centerId)
+        #expect(try !finder().observe(scene.platen(seed: 15)).cutOff)
+    }
+
     @Test("the empty platen, a phone-shaped slab and a blob are no document")
     func notDocuments() throws {
         let finder = try finder()

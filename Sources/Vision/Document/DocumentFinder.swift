@@ -36,6 +36,12 @@ public final class DocumentFinder: Sendable {
         public var minimumFill = 0.85
         /// A corner closer than this part of the frame's width to the border is cut off.
         public var edgeMargin = 0.01
+        /// The least part of the frame a region cut by its edge covers to count as a page
+        /// partly in view (``DocumentObservation/cutOff``).
+        public var minimumCutArea = 0.08
+        /// How much lighter than the frame's median luma such a region must be (documents are
+        /// light; a phone is not).
+        public var cutLumaMargin = 25.0
         /// The share of the background an empty frame gets.
         public var backgroundDrift = 0.05
         /// The most foreground (a part of the frame) a frame may have to count as empty.
@@ -135,14 +141,26 @@ public final class DocumentFinder: Sendable {
     private func interpret(_ candidates: [idkcv_candidate], image: LumaImage) -> DocumentObservation {
         let focalLength = DocumentPose.focalLength(width: image.width, horizontalFieldOfView: settings.horizontalFieldOfView)
         var documents: [DocumentObservation.Found] = []
+        var cutOff = false
         for candidate in candidates where Double(candidate.fill) >= settings.minimumFill {
             let c = withUnsafeBytes(of: candidate.corners) { Array($0.bindMemory(to: Float.self)) }
             let quadrilateral = Quadrilateral((0..<4).map { Point(x: Double(c[2 * $0]), y: Double(c[2 * $0 + 1])) })
+            let margin = settings.edgeMargin * Double(image.width)
+            let inside = candidate.touches_edge == 0 && quadrilateral.isInside(width: image.width, height: image.height, margin: margin)
             guard let pose = DocumentPose(quadrilateral, width: image.width, height: image.height, focalLength: focalLength),
                 let documentClass = classify(pose.aspectRatio)
-            else { continue }
-            let margin = settings.edgeMargin * Double(image.width)
-            let whole = candidate.touches_edge == 0 && quadrilateral.isInside(width: image.width, height: image.height, margin: margin)
+            else {
+                // Cut, its visible part has no ICAO shape; large and solid, it is likely a page.
+                // Documents are light: a dark slab (a phone) cut by the edge is not one.
+                if !inside, Double(candidate.fill) >= settings.minimumFill,
+                    quadrilateral.area >= settings.minimumCutArea * Double(image.width * image.height),
+                    Self.meanLuma(image, inside: quadrilateral) >= Self.medianLuma(image) + settings.cutLumaMargin
+                {
+                    cutOff = true
+                }
+                continue
+            }
+            let whole = inside
             let centre = quadrilateral.centre
             let offset = Point(x: centre.x - Double(image.width - 1) / 2, y: centre.y - Double(image.height - 1) / 2)
             documents.append(
@@ -152,7 +170,38 @@ public final class DocumentFinder: Sendable {
                     centreOffset: (offset.x * offset.x + offset.y * offset.y).squareRoot() / Double(image.width),
                     pose: pose, quality: nil))
         }
-        return DocumentObservation(width: image.width, height: image.height, document: documents.first, others: max(0, documents.count - 1))
+        return DocumentObservation(
+            width: image.width, height: image.height, document: documents.first, others: max(0, documents.count - 1),
+            cutOff: documents.isEmpty && cutOff)
+    }
+
+    /// The mean luma of a 16x16 grid of points spread over the quadrilateral.
+    static func meanLuma(_ image: LumaImage, inside quadrilateral: Quadrilateral) -> Double {
+        let c = quadrilateral.corners
+        var sum = 0, n = 0
+        for i in 0..<16 {
+            for j in 0..<16 {
+                let u = (Double(i) + 0.5) / 16, v = (Double(j) + 0.5) / 16
+                let top = Point(x: c[0].x + (c[1].x - c[0].x) * u, y: c[0].y + (c[1].y - c[0].y) * u)
+                let bottom = Point(x: c[3].x + (c[2].x - c[3].x) * u, y: c[3].y + (c[2].y - c[3].y) * u)
+                let x = Int(top.x + (bottom.x - top.x) * v), y = Int(top.y + (bottom.y - top.y) * v)
+                guard x >= 0, y >= 0, x < image.width, y < image.height else { continue }
+                sum += Int(image.pixels[y * image.width + x])
+                n += 1
+            }
+        }
+        return n == 0 ? 0 : Double(sum) / Double(n)
+    }
+
+    /// The median luma of a 32x18 grid over the frame.
+    static func medianLuma(_ image: LumaImage) -> Double {
+        guard image.width > 0, image.height > 0 else { return 0 }
+        var values: [UInt8] = []
+        for j in 0..<18 {
+            for i in 0..<32 { values.append(image.pixels[(j * image.height / 18) * image.width + i * image.width / 32]) }
+        }
+        values.sort()
+        return Double(values[values.count / 2])
     }
 
     /// The document's region of `image`, perspective-corrected to its class's size at

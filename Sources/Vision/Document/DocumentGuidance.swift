@@ -2,7 +2,8 @@
 /// of successive frames.
 ///
 /// The order is fixed, the first that applies wins (docs/vision.md explains each threshold):
-/// 1. nothing found: `centerId`
+/// 1. nothing found: `centerId` (but `tooClose` for a page-like region cut by the frame's
+///    edge, whose shape cannot be told: ``DocumentObservation/cutOff``)
 /// 2. cut by the frame's edge: `tooClose`
 /// 3. too small: `moveCloser`
 /// 4. off-centre: `centerId`
@@ -52,7 +53,7 @@ public struct DocumentGuidance: Sendable {
     public mutating func observe(_ observation: DocumentObservation) -> State {
         guard let document = observation.document else {
             recent.removeAll()
-            return .centerId
+            return observation.cutOff ? .tooClose : .centerId
         }
         recent.append(document.quadrilateral)
         if recent.count > settings.stillFrames { recent.removeFirst(recent.count - settings.stillFrames) }

@@ -8,12 +8,16 @@ public struct DocumentObservation: Hashable, Sendable {
     public var document: Found?
     /// Document-like quadrilaterals found besides it (a second document, a phone).
     public var others: Int
+    /// With no document found: a solid, straight-sided region cut by the frame's edge,
+    /// likely a document only partly in view (its shape cannot be told, so it is no document).
+    public var cutOff: Bool
 
-    public init(width: Int, height: Int, document: Found?, others: Int = 0) {
+    public init(width: Int, height: Int, document: Found?, others: Int = 0, cutOff: Bool = false) {
         self.width = width
         self.height = height
         self.document = document
         self.others = others
+        self.cutOff = cutOff
     }
 
     /// A document in the frame.
