@@ -589,6 +589,10 @@ int idkcv_finder_find(idkcv_finder *f, const uint8_t *luma, int width, int heigh
 
 int idkcv_finder_last_ghosts(const idkcv_finder *finder) { return finder ? finder->ghosts : 0; }
 
+int idkcv_finder_background_fits(const idkcv_finder *finder, int width, int height) {
+    return finder && finder->frames > 0 && finder->frameSize == cv::Size(width, height) ? 1 : 0;
+}
+
 void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, float *change) {
     if (foreground) *foreground = finder ? finder->foreground : 0;
     if (change) *change = finder ? finder->change : -1;

@@ -74,4 +74,25 @@ struct JPEGTests {
         // Cut inside the headers: no image.
         #expect(throws: ImagingError.self) { try codec.decodeRGB(Array(jpeg.prefix(40)), into: &image) }
     }
+
+    /// One corrupt frame in a stream: the next good frames decode with the same codec (the
+    /// camera's codec lives as long as the capture). TurboJPEG 2.1 left the handle failing
+    /// every frame after it with the first error.
+    @Test func aCorruptFrameDoesNotBreakTheFramesAfterIt() throws {
+        let codec = JPEGCodec()
+        let good = try codec.encode(Self.card(), quality: 80)
+        // The headers of a good frame, then noise where its scan should be.
+        let corrupt = Array(good.prefix(300)) + (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) } + [0xFF, 0xD9]
+        var rgb = RGBImage(), luma = LumaImage()
+        try codec.decodeRGB(good, into: &rgb)
+        #expect(throws: ImagingError.self) { try codec.decodeRGB(corrupt, into: &rgb) }
+        for _ in 0..<3 {
+            try codec.decodeRGB(good, into: &rgb)
+            try codec.decodeLuma(good, into: &luma)
+            #expect(try codec.size(of: good) == (64, 48))
+        }
+        #expect(throws: ImagingError.self) { try codec.decodeLuma(corrupt, into: &luma) }
+        try codec.decodeLuma(good, into: &luma)
+        #expect(luma.width == 64)
+    }
 }

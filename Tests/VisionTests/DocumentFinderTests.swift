@@ -186,6 +186,20 @@ struct DocumentFinderTests {
         #expect(try finder.observe(scene.frame(seed: 70, pages: [page])).document?.documentClass == .td1)
     }
 
+    @Test("learning: an odd frame of another size mid-stream leaves the background alone")
+    func oddSizeFrameIsNotLearned() throws {
+        let finder = try finder()
+        var small = SyntheticScene()
+        small.width = 640
+        small.height = 360
+        for seed: UInt64 in 80..<82 { _ = try finder.observe(small.platen(seed: seed), learning: true) }
+        // The background is still the 1280x720 platen's: a card on it is found by difference.
+        let truth = scene.corners(.init(size: DocumentClass.td1.size))
+        let document = try #require(try finder.observe(scene.frame(seed: 83, pages: [truth]), learning: true).document)
+        #expect(document.quadrilateral.jaccardIndex(with: truth) > 0.98)
+        #expect(finder.backgroundFrames == 4)
+    }
+
     @Test("an empty image and a bad weight are typed errors")
     func errors() throws {
         let finder = try finder(learned: false)

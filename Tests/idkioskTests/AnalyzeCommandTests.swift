@@ -105,4 +105,43 @@ import Testing
         #expect(none.stdout.contains("chip key from the MRZ: not read"))
         #expect(none.stderr.contains("model-missing") || none.stderr.contains("not read"))
     }
+
+    /// Bad frames mid-stream: a corrupt JPEG and a frame of another size in the generated
+    /// recording. The corrupt one is reported as an error on its own line, the other is
+    /// analysed, and the analysis goes on to read the key; the exit code stays 0.
+    @Test(.enabled(if: VisionDataSet() != nil && VisionCrops.hasModel, "needs \(VisionDataSet.missing) and the MRZ model (`make vision-models`)"))
+    func aCorruptFrameAndAFrameOfAnotherSizeMidStreamAreSaidAndTheKeyIsStillRead() throws {
+        let data = try #require(VisionDataSet())
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: data.sequence("td3-slide-in"))))
+        var frames: [[UInt8]] = []
+        var start = 0
+        for i in 2..<(bytes.count - 1) where bytes[i - 2] == 0xFF && bytes[i - 1] == 0xD9 && bytes[i] == 0xFF && bytes[i + 1] == 0xD8 {
+            frames.append(Array(bytes[start..<i]))
+            start = i
+        }
+        frames.append(Array(bytes[start...]))
+        try #require(frames.count > 40)
+        // A frame cut short and filled with noise, its markers kept; then a 640x360 frame.
+        let corrupt: [UInt8] = Array(frames[5].prefix(600)) + (0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) } + [0xFF, 0xD9]
+        var small = RGBImage(width: 640, height: 360)
+        for i in stride(from: 0, to: small.pixels.count, by: 3) { small.pixels[i] = 60; small.pixels[i + 1] = 60; small.pixels[i + 2] = 60 }
+        let other = try JPEGCodec().encode(small, quality: 80)
+        var edited = frames
+        edited.insert(corrupt, at: 6)
+        edited.insert(other, at: 12)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/edited.mjpeg"
+        try Data(edited.joined()).write(to: URL(fileURLWithPath: path))
+        let run = IDKioskBinary.run("analyze", "document", "--models", VisionCrops.models, "--json", path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONDecoder().decode([Report].self, from: Data(run.stdout.utf8)).first)
+        #expect(report.frames.count == edited.count)
+        #expect(report.frames[6].error != nil)
+        #expect(report.frames[12].error == nil && report.frames[12].state == "centerId")
+        #expect(report.frames.filter { $0.error != nil }.count == 1)
+        #expect(report.frames.contains { $0.state == "ready" })
+        let plain = IDKioskBinary.run("analyze", "document", "--models", VisionCrops.models, path)
+        #expect(plain.stdout.contains("chip key from the MRZ: read"), "\(plain.stdout.suffix(300))")
+    }
 }

@@ -90,6 +90,9 @@ void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, floa
 /// across them and the frame does not (something lay there when it was learned and is gone).
 int idkcv_finder_last_ghosts(const idkcv_finder *finder);
 
+/// 1 when the finder holds a background learned at frames of `width` x `height`.
+int idkcv_finder_background_fits(const idkcv_finder *finder, int width, int height);
+
 /// Warps the quadrilateral `corners` (x0,y0 … x3,y3, in the order of the output's top-left,
 /// top-right, bottom-right, bottom-left) of `source` to the whole of `target` (bilinear).
 /// `channels` is 1 (luma) or 3 (packed RGB) for both images.

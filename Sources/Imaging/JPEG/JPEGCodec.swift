@@ -22,13 +22,32 @@ public final class JPEGCodec {
 
     /// The pixel size a JPEG image declares.
     public func size(of jpeg: [UInt8]) throws(ImagingError) -> (width: Int, height: Int) {
-        let h = try decoder()
-        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
-        return (header.width, header.height)
+        try decoding { () throws(ImagingError) -> (width: Int, height: Int) in
+            let h = try decoder()
+            let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+            return (header.width, header.height)
+        }
+    }
+
+    /// Runs a decode; after a failure the decompressor is made afresh for the next image.
+    /// (TurboJPEG 2.1 leaves a handle that failed mid-image failing every image after it
+    /// with the same error: one corrupt camera frame stopped every later one.)
+    private func decoding<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        do {
+            return try body()
+        } catch {
+            if let decompressor { TurboJPEG.destroy(decompressor) }
+            decompressor = nil
+            throw error
+        }
     }
 
     /// Decodes a JPEG image to 8-bit luma in `image` (reusing its storage).
     public func decodeLuma(_ jpeg: [UInt8], into image: inout LumaImage) throws(ImagingError) {
+        try decoding { () throws(ImagingError) in try decodeLumaOnce(jpeg, into: &image) }
+    }
+
+    private func decodeLumaOnce(_ jpeg: [UInt8], into image: inout LumaImage) throws(ImagingError) {
         let h = try decoder()
         let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
         image.resize(width: header.width, height: header.height)
@@ -42,6 +61,10 @@ public final class JPEGCodec {
 
     /// Decodes a JPEG image to RGB in `image` (reusing its storage).
     public func decodeRGB(_ jpeg: [UInt8], into image: inout RGBImage) throws(ImagingError) {
+        try decoding { () throws(ImagingError) in try decodeRGBOnce(jpeg, into: &image) }
+    }
+
+    private func decodeRGBOnce(_ jpeg: [UInt8], into image: inout RGBImage) throws(ImagingError) {
         let h = try decoder()
         let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
         image.resize(width: header.width, height: header.height)

@@ -112,7 +112,9 @@ public final class DocumentFinder: Sendable {
         }
         let finder = state.finder
         let (foreground, change, ghosts) = OpenCV.lastFrame(finder)
-        guard OpenCV.backgroundFrames(finder) > 0 else {
+        // No background, or one of another frame size (the camera changed mode, or one odd
+        // frame came): a new one starts only as the first did, after still empty frames.
+        guard OpenCV.backgroundFits(finder, width: image.width, height: image.height) else {
             // The first frame has nothing to be compared with: it counts as the first still one.
             let still = change.map { $0 <= settings.stillChange } ?? true
             state.stillEmptyFrames = still ? state.stillEmptyFrames + 1 : 0
@@ -122,6 +124,7 @@ public final class DocumentFinder: Sendable {
             }
             return
         }
+        state.stillEmptyFrames = 0
         if foreground < settings.emptyForeground {
             state.stillForegroundFrames = 0
             try OpenCV.learn(finder, image, weight: Float(settings.backgroundDrift)).get()

@@ -52,6 +52,11 @@ enum OpenCV {
         return .success(Array(candidates.prefix(Int(count))))
     }
 
+    /// Whether the background was learned at frames of this size.
+    static func backgroundFits(_ finder: OpaquePointer, width: Int, height: Int) -> Bool {
+        idkcv_finder_background_fits(finder, Int32(width), Int32(height)) != 0
+    }
+
     /// The foreground part, the change from the frame before and the ghosts left out, of the
     /// last `find`.
     static func lastFrame(_ finder: OpaquePointer) -> (foreground: Double, change: Double?, ghosts: Int) {
