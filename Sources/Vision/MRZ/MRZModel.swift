@@ -38,7 +38,11 @@ public struct MRZModel: Sendable {
         guard let manifest = try? Self.read(manifestPath),
               let expected = Self.digest(of: Self.fileName, inManifest: manifest)
         else { throw .notInManifest(path: manifestPath, name: Self.fileName) }
-        let actual = SHA256.hex(bytes)
+        let actual: String
+        switch Dlib.sha256(path: path) {
+        case .success(let digest): actual = digest
+        case .failure(let failure): throw .unreadable(path: path, errno: failure.errno)
+        }
         guard actual == expected else { throw .checksumMismatch(path: path, expected: expected, actual: actual) }
         try self.init(bytes: bytes, path: path)
     }
