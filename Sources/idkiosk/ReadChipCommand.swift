@@ -109,8 +109,13 @@ struct ReadChipCommand: AsyncParsableCommand {
                     readerPattern: reader ?? configuration.reader.name, exclusive: configuration.reader.exclusive,
                     transmitTimeout: configuration.reader.transmitTimeout, returnTimeout: .seconds(60), waitsForDocument: false),
                 trustStore: trustStore, clock: ContinuousClock(), logger: logger)
-            // The reader monitor's thread must leave libpcsclite before the process exits.
-            defer { ReaderMonitor.waitUntilStopped() }
+            // The reader monitor's thread must leave libpcsclite before the process exits
+            // (libpcsclite frees its contexts in a destructor at exit): stop it here, on every
+            // path, and wait for it, not for the capture to be released.
+            defer {
+                chip.stopWatching()
+                ReaderMonitor.waitUntilStopped()
+            }
             let showProgress = !global.json && isatty(STDERR_FILENO) == 1
             let reading: ChipReading
             do throws(ChipDeviceError) {

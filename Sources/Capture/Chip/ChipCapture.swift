@@ -73,7 +73,17 @@ public final class ChipCapture: ChipDevice, Sendable {
         self.logger = logger
     }
 
-    deinit { state.withLock { $0.monitor?.cancel() } }
+    deinit { stopWatching() }
+
+    /// Stops watching the readers: the monitor's wait in libpcsclite is cancelled and its
+    /// thread leaves (``ReaderMonitor/waitUntilStopped(limit:)`` waits for that). A command
+    /// calls this before it exits rather than trust the capture to be released in time.
+    public func stopWatching() {
+        state.withLock {
+            $0.monitor?.cancel()
+            $0.monitor = nil
+        }
+    }
 
     func matches(_ reader: String) -> Bool {
         settings.readerPattern.isEmpty || reader.lowercased().contains(settings.readerPattern.lowercased())
