@@ -66,11 +66,16 @@ let package = Package(
         // Tesseract: only the vision benchmark's MRZ baseline links it.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        // OpenCV core and imgproc (Debian's 4.6) behind a C API: Vision's document finding and warping.
+        // OpenCV (Debian's 4.6) behind a C API: Vision's document finding and warping (core,
+        // imgproc), the face's parallax (video, calib3d) and the Haar baseline (objdetect).
         .target(
             name: "COpenCV",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
-            linkerSettings: [.linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core")]
+            linkerSettings: [
+                .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+                // faces: point tracking (video), the one-plane fit (calib3d), the benchmark's Haar baseline (objdetect)
+                .linkedLibrary("opencv_video"), .linkedLibrary("opencv_calib3d"), .linkedLibrary("opencv_objdetect"),
+            ]
         ),
         // dlib (Debian's 19.24): the face detector, landmarks and embeddings behind a C API.
         // Optimised in debug builds too: dlib's templates at -O0 take seconds per embedding.

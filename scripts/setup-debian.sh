@@ -24,6 +24,8 @@ packages=(
     # OpenCV, numpy, PIL, scikit-image (its sample photographs too), the OCR-B font of the
     # MRZ, OpenCV's sample photographs (DejaVu comes with the browser tests above)
     python3-numpy python3-opencv python3-pil python3-skimage fonts-ocr-b opencv-doc
+    # the face benchmark's baseline: OpenCV's Haar cascades
+    opencv-data
     # real face photographs for the face tests: matplotlib's Grace Hopper (skimage's astronaut is above)
     python-matplotlib-data
     # the MRZ reader's model is trained from the OCR-B font with the same python (make vision-models)

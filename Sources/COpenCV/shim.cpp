@@ -4,6 +4,9 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/objdetect.hpp>
+#include <opencv2/video/tracking.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -657,6 +660,111 @@ int idkcv_baseline_find(const uint8_t *luma, int width, int height, int stride, 
                 corners[2 * i + 1] = quad[i].y;
             }
             *found = 1;
+        }
+        return IDKCV_OK;
+    });
+}
+
+} // extern "C"
+
+struct idkcv_cascade {
+    cv::CascadeClassifier classifier;
+};
+
+extern "C" {
+
+int idkcv_parallax_measure(
+    const uint8_t *first, const uint8_t *second, int width, int height, int stride, const float box[4],
+    idkcv_parallax *result, idkcv_error *error) {
+    if (!validImage(first, width, height, stride, 1) || !validImage(second, width, height, stride, 1) || !box || !result
+        || !(box[2] > box[0]) || !(box[3] > box[1])) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "invalid argument");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    return guarded(error, [&] {
+        *result = idkcv_parallax{0, 0, 0, 0, 0};
+        cv::Mat a = wrap(first, width, height, stride), b = wrap(second, width, height, stride);
+        float faceWidth = box[2] - box[0];
+        cv::Mat mask = cv::Mat::zeros(height, width, CV_8UC1);
+        cv::ellipse(mask, cv::Point2f((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+            cv::Size2f(faceWidth * 0.42f, (box[3] - box[1]) * 0.48f), 0, 0, 360, cv::Scalar(255), cv::FILLED);
+        std::vector<cv::Point2f> start;
+        cv::goodFeaturesToTrack(a, start, 120, 0.005, std::max(2.0, faceWidth / 25.0), mask, 5);
+        if (start.size() < 8) return IDKCV_OK;
+        std::vector<cv::Point2f> forward, backward;
+        std::vector<uchar> ok1, ok2;
+        std::vector<float> err1, err2;
+        cv::Size window(21, 21);
+        cv::TermCriteria criteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 30, 0.01);
+        cv::calcOpticalFlowPyrLK(a, b, start, forward, ok1, err1, window, 3, criteria);
+        cv::calcOpticalFlowPyrLK(b, a, forward, backward, ok2, err2, window, 3, criteria);
+        std::vector<cv::Point2f> from, to;
+        for (size_t i = 0; i < start.size(); ++i) {
+            if (!ok1[i] || !ok2[i]) continue;
+            if (cv::norm(backward[i] - start[i]) > 0.5) continue;
+            from.push_back(start[i]);
+            to.push_back(forward[i]);
+        }
+        result->tracked = (int)from.size();
+        if (from.size() < 8) return IDKCV_OK;
+        std::vector<uchar> inlier;
+        cv::Mat h = cv::findHomography(from, to, cv::RANSAC, 0.015 * faceWidth, inlier, 2000, 0.999);
+        if (h.empty()) return IDKCV_OK;
+        std::vector<cv::Point2f> mapped;
+        cv::perspectiveTransform(from, mapped, h);
+        std::vector<float> residuals, motions;
+        int inliers = 0;
+        for (size_t i = 0; i < from.size(); ++i) {
+            residuals.push_back((float)cv::norm(mapped[i] - to[i]) / faceWidth);
+            motions.push_back((float)cv::norm(to[i] - from[i]) / faceWidth);
+            if (inlier[i]) ++inliers;
+        }
+        auto at = [](std::vector<float> values, double part) {
+            size_t k = std::min(values.size() - 1, (size_t)(part * (values.size() - 1) + 0.5));
+            std::nth_element(values.begin(), values.begin() + k, values.end());
+            return values[k];
+        };
+        result->inliers = (float)inliers / (float)from.size();
+        result->median = at(residuals, 0.5);
+        result->high = at(residuals, 0.9);
+        result->motion = at(motions, 0.5);
+        return IDKCV_OK;
+    });
+}
+
+idkcv_cascade *idkcv_cascade_load(const char *cascade_path, idkcv_error *error) {
+    idkcv_cascade *made = nullptr;
+    guarded(error, [&] {
+        auto cascade = new idkcv_cascade{};
+        if (!cascade_path || !cascade->classifier.load(cascade_path)) {
+            delete cascade;
+            fail(error, IDKCV_INVALID_ARGUMENT, "the cascade cannot be loaded");
+            return IDKCV_INVALID_ARGUMENT;
+        }
+        made = cascade;
+        return IDKCV_OK;
+    });
+    return made;
+}
+
+void idkcv_cascade_destroy(idkcv_cascade *cascade) { delete cascade; }
+
+int idkcv_cascade_detect(
+    idkcv_cascade *cascade, const uint8_t *luma, int width, int height, int stride, int minimum_size,
+    float *boxes, int capacity, int *count, idkcv_error *error) {
+    if (!cascade || !validImage(luma, width, height, stride, 1) || !count || (capacity > 0 && !boxes) || minimum_size < 1) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "invalid argument");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    return guarded(error, [&] {
+        std::vector<cv::Rect> found;
+        cascade->classifier.detectMultiScale(wrap(luma, width, height, stride), found, 1.1, 4, 0, cv::Size(minimum_size, minimum_size));
+        *count = (int)found.size();
+        for (int i = 0; i < capacity && i < (int)found.size(); ++i) {
+            boxes[4 * i] = (float)found[i].x;
+            boxes[4 * i + 1] = (float)found[i].y;
+            boxes[4 * i + 2] = (float)(found[i].x + found[i].width);
+            boxes[4 * i + 3] = (float)(found[i].y + found[i].height);
         }
         return IDKCV_OK;
     });

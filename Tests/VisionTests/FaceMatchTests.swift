@@ -1,4 +1,5 @@
 import Imaging
+import KioskTestKit
 import Testing
 import Vision
 

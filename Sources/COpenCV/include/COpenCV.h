@@ -106,6 +106,38 @@ int idkcv_warp(
 int idkcv_baseline_find(
     const uint8_t *luma, int width, int height, int stride, float corners[8], int *found, idkcv_error *error);
 
+/// How the points of a face moved between two frames, against the best single plane.
+typedef struct idkcv_parallax {
+    /// Points tracked there and back within half a pixel (forward-backward check).
+    int tracked;
+    /// The part of them a homography (RANSAC) explains within 1.5% of the face's width.
+    float inliers;
+    /// The median and the 90th percentile of all tracked points' distances from where that
+    /// homography puts them, as parts of the face's width.
+    float median;
+    float high;
+    /// The median length of the points' motion, as a part of the face's width.
+    float motion;
+} idkcv_parallax;
+
+/// Tracks corners of the face inside the ellipse of `box` (left, top, right, bottom in
+/// `first`) from `first` to `second` (pyramidal Lucas-Kanade, both 8-bit luma of one
+/// size), fits one homography to the tracks and says how far they are from it: a flat
+/// picture moved in any way is one plane, a face turned is not.
+int idkcv_parallax_measure(
+    const uint8_t *first, const uint8_t *second, int width, int height, int stride, const float box[4],
+    idkcv_parallax *result, idkcv_error *error);
+
+/// The field's usual face detector, for comparison only (the benchmark's baseline): OpenCV's
+/// Haar cascade from `cascade_path` (Debian's opencv-data), scale step 1.1, 4 neighbours,
+/// faces from `minimum_size` pixels. Boxes as left, top, right, bottom.
+typedef struct idkcv_cascade idkcv_cascade;
+idkcv_cascade *idkcv_cascade_load(const char *cascade_path, idkcv_error *error);
+void idkcv_cascade_destroy(idkcv_cascade *cascade);
+int idkcv_cascade_detect(
+    idkcv_cascade *cascade, const uint8_t *luma, int width, int height, int stride, int minimum_size,
+    float *boxes, int capacity, int *count, idkcv_error *error);
+
 #ifdef __cplusplus
 }
 #endif

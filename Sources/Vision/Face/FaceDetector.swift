@@ -20,6 +20,9 @@ public final class FaceDetector: Sendable {
         public var threshold = 0.2
         /// Faces covering less than this part of a larger one are dropped as duplicates.
         public var overlap = 0.5
+        /// Images narrower than this (a chip's portrait) are doubled for detection, so faces
+        /// from 40 pixels wide are found in them.
+        public var doubleBelowWidth = 400
 
         public init() {}
     }
@@ -53,7 +56,7 @@ public final class FaceDetector: Sendable {
             factor *= 2
         }
         let found = try detector.withLock { detector throws(VisionError) in
-            try Dlib.detect(detector, in: small, upsample: 0, threshold: settings.threshold).get()
+            try Dlib.detect(detector, in: small, upsample: small.width < settings.doubleBelowWidth ? 1 : 0, threshold: settings.threshold).get()
         }
         var faces: [FaceObservation.Face] = []
         for candidate in found {

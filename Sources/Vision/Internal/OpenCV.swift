@@ -112,3 +112,22 @@ enum OpenCV {
         VisionError(kind: .invalidArgument, call: call, message: "the image is empty")
     }
 }
+
+extension OpenCV {
+    /// How the face's points moved from `first` to `second` against one plane (idkcv_parallax_measure).
+    static func parallax(from first: LumaImage, to second: LumaImage, box: FaceBox) -> Result<idkcv_parallax, VisionError> {
+        guard first.width > 0, first.height > 0, first.width == second.width, first.height == second.height else {
+            return .failure(VisionError(kind: .invalidArgument, call: "idkcv_parallax_measure", message: "the frames must be of one size, not empty"))
+        }
+        var error = idkcv_error()
+        var result = idkcv_parallax()
+        let corners: [Float] = [Float(box.left), Float(box.top), Float(box.right), Float(box.bottom)]
+        let code = first.pixels.withUnsafeBufferPointer { a in
+            second.pixels.withUnsafeBufferPointer { b in
+                idkcv_parallax_measure(a.baseAddress, b.baseAddress, Int32(first.width), Int32(first.height), Int32(first.width), corners, &result, &error)
+            }
+        }
+        guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_parallax_measure")) }
+        return .success(result)
+    }
+}

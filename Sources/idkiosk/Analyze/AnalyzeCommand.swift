@@ -5,6 +5,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analyze",
         abstract: "Show what the station's vision sees in stills, recordings or a camera.",
-        subcommands: [AnalyzeDocumentCommand.self]
+        subcommands: [AnalyzeDocumentCommand.self, AnalyzeFaceCommand.self]
     )
 }

@@ -19,8 +19,6 @@ struct DocumentAnalysis {
     private var guidance: DocumentGuidance
     private var stillGuidance: DocumentGuidance
     private(set) var frames: [DocumentFrameReport] = []
-    private let codec = JPEGCodec()
-    private var luma = LumaImage()
 
     init(finder: DocumentFinder, guidance: DocumentGuidance.Settings, reader: MRZReader?) {
         self.finder = finder
@@ -48,31 +46,11 @@ struct DocumentAnalysis {
 
     /// Reads frames until the recording ends (or `limit` frames from a camera).
     mutating func analyseStream(_ source: any FrameSource, limit: Int?) async throws {
-        do throws(CameraError) {
-            try await source.start()
-        } catch {
-            throw CommandFailure(error)
-        }
-        defer { source.stop() }
-        let file = source as? FileCamera<ImmediateClock>
-        let count = file?.framesInFile ?? limit ?? 150
-        // A recording's frames are "due" at its frame rate on a clock that never waits: no
-        // wait may time out. A camera that stops for 5 s is lost.
-        let timeout: Duration = file == nil ? .seconds(5) : .seconds(86_400)
-        for index in 0..<count {
-            let frame: Frame
-            do throws(CameraError) {
-                frame = try await source.nextFrame(timeout: timeout)
-            } catch {
-                throw CommandFailure(error)
+        try await AnalysisStream.eachLuma(source, limit: limit, defaultCount: 150) { index, luma in
+            switch luma {
+            case .success(let image): analyse(image, index: index, still: false)
+            case .failure(let error): frames.append(DocumentFrameReport(index: index, error: "\(error)"))
             }
-            do {
-                try PixelConversion.luma(of: frame, into: &luma, codec: codec)
-            } catch {
-                frames.append(DocumentFrameReport(index: index, error: "\(error)"))
-                continue
-            }
-            analyse(luma, index: index, still: false)
         }
     }
 
