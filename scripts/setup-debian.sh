@@ -24,6 +24,10 @@ packages=(
     # OpenCV, numpy, PIL, scikit-image (its sample photographs too), the OCR-B font of the
     # MRZ, OpenCV's sample photographs (DejaVu comes with the browser tests above)
     python3-numpy python3-opencv python3-pil python3-skimage fonts-ocr-b opencv-doc
+    # the generated face test data (scripts/face-data): matplotlib's sample photograph of
+    # Grace Hopper; the face_recognition sdist's photographs are fetched with python3-pip
+    # (pip download --no-build-isolation needs python3-setuptools)
+    python-matplotlib-data python3-setuptools
     # the MRZ reader's model is trained from the OCR-B font with the same python (make vision-models)
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
