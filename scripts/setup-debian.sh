@@ -26,8 +26,10 @@ packages=(
     python3-numpy python3-opencv python3-pil python3-skimage fonts-ocr-b opencv-doc
     # the face benchmark's baseline: OpenCV's Haar cascades
     opencv-data
-    # real face photographs for the face tests: matplotlib's Grace Hopper (skimage's astronaut is above)
-    python-matplotlib-data
+    # real face photographs for the face tests and the generated face data (scripts/face-data):
+    # matplotlib's Grace Hopper (skimage's astronaut is above); the face_recognition sdist's
+    # photographs are fetched with python3-pip (pip download --no-build-isolation needs python3-setuptools)
+    python-matplotlib-data python3-setuptools
     # the MRZ reader's model is trained from the OCR-B font with the same python (make vision-models)
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and
