@@ -282,7 +282,7 @@ let package = Package(
 
         .executableTarget(
             name: "VisionBenchmark",
-            dependencies: ["Vision", "Imaging", "Camera", "Capture", "MRTD", "ScanFlow", "KioskTestKit", "CTesseract"],
+            dependencies: ["Vision", "Imaging", "Camera", "Capture", "Flash", "MRTD", "ScanFlow", "KioskTestKit", "CTesseract"],
             path: "Benchmarks/VisionBenchmark",
             swiftSettings: strict
         ),
@@ -320,8 +320,8 @@ let package = Package(
             dependencies: [
                 "APDU", "VirtualCard", .product(name: "Logging", package: "swift-log"),
                 // VisionDataSet, DocumentEvaluation and VisionCrops: the generated vision data
-                // and the MRZ model, for tests and benchmarks.
-                "Imaging", "Vision",
+                // and the MRZ model, for tests and benchmarks; LivenessEvaluation reads MJPEG (Camera).
+                "Imaging", "Vision", "Camera",
                 // WebDriver: chromedriver's header lines ("Content-Length:249") defeat FoundationNetworking.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -10,7 +10,7 @@ run_filtered() {
     return "${PIPESTATUS[0]}"
 }
 scripts/setup-debian.sh
-make --no-print-directory vision-data vision-models
+make --no-print-directory vision-data vision-models face-data
 for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark VisionBenchmark StationBenchmark idkiosk idkiosk-backend; do
     run_filtered swift build -c release --product "$product"
 done
@@ -35,7 +35,7 @@ echo
 echo "==> Camera frame conversion (ours against libv4lconvert, synthetic frames)"
 "$bin/CameraBenchmark"
 echo
-echo "==> Vision: the document in a frame (ours against OpenCV's usual finder, held-out scenes)"
+echo "==> Vision: the document in a frame (ours against OpenCV's usual finder, held-out scenes), faces (against OpenCV's Haar cascade), liveness, match"
 "$bin/VisionBenchmark"
 echo
 echo "==> The station: start to READY, memory, action to the display's WebSocket"

@@ -65,7 +65,7 @@ fi
 
 # The camera: the generated recording of a passport page placed on the platen (OCR-B MRZ,
 # scripts/vision-data), from which the station reads the chip key, and a drawn face.
-make --no-print-directory vision-data vision-models
+make --no-print-directory vision-data vision-models face-data
 "$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null
 cp .cache/vision-data/sequences/demo-document.mjpeg "$state/recordings/document.mjpeg"
 # The virtual passport's chip holds the page's MRZ (the recording's ground truth; the

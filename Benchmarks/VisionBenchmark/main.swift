@@ -7,6 +7,13 @@ import Vision
 // against the field's usual OpenCV finder (Canny, contours, approxPolyDP) on the same
 // frames, one core (OpenCV's thread pool is off). Figures, not pass/fail.
 
+// `VisionBenchmark faces` runs the face part alone.
+if CommandLine.arguments.dropFirst().first == "faces" {
+    print("==> faces (docs/faces.md)")
+    try await FaceBenchmark.run()
+    exit(0)
+}
+
 guard let data = VisionDataSet() else {
     print("no vision data: \(VisionDataSet.missing)")
     exit(1)
@@ -76,3 +83,6 @@ print("==> MRZ reading on the held-out crops (ours against Tesseract, one core)"
 try MRZBenchmark.run()
 print("==> time from a page placed to a chip key, generated recordings at 15 fps (target: under 1.5 s)")
 try MRZBenchmark.timeToKey(data)
+
+print("==> faces (docs/faces.md)")
+try await FaceBenchmark.run()

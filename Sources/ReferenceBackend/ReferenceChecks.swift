@@ -56,6 +56,12 @@ enum ReferenceChecks {
             let ok = chip?.dataGroups["DG1"] != nil
             return CapabilityResult(id: id, credentialId: credentialId, decision: ok ? .PASSED : .REJECTED, reason: ok ? nil : "NO_DG1")
         }
+        if classifier == .livenessRecord {
+            // The record of a liveness capture: its challenge and the LED's state per frame.
+            let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+            let ok = object?["challenge"] is [String: Any] && object?["frames"] is [Any]
+            return CapabilityResult(id: id, credentialId: credentialId, decision: ok ? .PASSED : .REJECTED, reason: ok ? nil : "LIVENESS_RECORD_INVALID")
+        }
         return assessImage(classifier, body: body, credentialId: credentialId, thresholds: thresholds).usability
     }
 

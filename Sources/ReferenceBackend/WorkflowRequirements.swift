@@ -15,7 +15,7 @@ enum WorkflowRequirements {
     static func classifiers(for category: CredentialCategory) -> [String] {
         switch category {
         case .ID: ["FRONT", "BACK", "FRONT_WITH_FLASH", "MRZ", "NFC"]
-        case .FACEMAP: ["FACE", "LIVENESS_0"]
+        case .FACEMAP: ["FACE", "LIVENESS_0", "LIVENESS"]
         case .DOCUMENT: ["FRONT", "BACK"]
         case .DATA: []
         }
@@ -30,7 +30,7 @@ enum WorkflowRequirements {
     static func accepts(_ classifier: PartClassifier, for category: CredentialCategory, fullFrames: Bool = false) -> Bool {
         switch category {
         case .ID: [.front, .back, .frontWithFlash, .mrz, .nfc].contains(classifier) || (fullFrames && [.frontFullFrame, .backFullFrame].contains(classifier))
-        case .FACEMAP: classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_")
+        case .FACEMAP: classifier == .face || classifier == .livenessRecord || classifier.rawValue.hasPrefix("LIVENESS_")
         case .DOCUMENT: classifier == .front || classifier == .back
         case .DATA: false
         }

@@ -13,7 +13,7 @@ struct MatchCommand: AsyncParsableCommand {
             the camera). The surest face of each is aligned from its five landmarks and \
             described by dlib's face recognition network; the distance of the two \
             descriptions gives the similarity and the decision: match, review (within the \
-            band around the threshold) or noMatch (docs/vision.md). Exits 0 for a match, 65 \
+            band around the threshold) or noMatch (docs/faces.md). Exits 0 for a match, 65 \
             for review or noMatch, 64 when an image cannot be read or shows no face, 78 \
             when the face models are missing.
             """

@@ -14,23 +14,14 @@ import Testing
 @Suite struct SpecTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let spec = root.appendingPathComponent("docs/backend-api.yaml").path
-    static let script = root.appendingPathComponent("scripts/validate-api-answers.py").path
 
     /// Runs the validator; returns its exit status and output.
     static func validate(answers: String? = nil) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, spec] + (answers.map { [$0] } ?? [])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 2 {
-            Issue.record("openapi-spec-validator is not installed: pip install openapi-spec-validator (\(output))")
+        let result = try APISpecValidator.run(answers: answers)
+        if result.status == 2 {
+            Issue.record("openapi-spec-validator is not installed: pip install openapi-spec-validator (\(result.output))")
         }
-        return (process.terminationStatus, output)
+        return result
     }
 
     @Test func specIsValidOpenAPI31() throws {

@@ -187,7 +187,7 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
 
     public init?(rawValue: String) {
         switch rawValue {
-        case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "FRONT_FULL_FRAME", "BACK_FULL_FRAME", "NFC", "MRZ":
+        case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "FRONT_FULL_FRAME", "BACK_FULL_FRAME", "NFC", "MRZ", "LIVENESS":
             self.rawValue = rawValue
         default:
             guard rawValue.hasPrefix("LIVENESS_") else { return nil }
@@ -207,11 +207,14 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
     public static let backFullFrame = PartClassifier(rawValue: "BACK_FULL_FRAME")!
     public static let nfc = PartClassifier(rawValue: "NFC")!
     public static let mrz = PartClassifier(rawValue: "MRZ")!
+    /// The record of a liveness capture (JSON): its light challenge, the LED's state in each
+    /// `LIVENESS_<n>` frame, the station's own checks.
+    public static let livenessRecord = PartClassifier(rawValue: "LIVENESS")!
     /// A liveness frame, 0...99.
     public static func liveness(_ index: Int) -> PartClassifier? { PartClassifier(rawValue: "LIVENESS_\(index)") }
 
     /// Whether the body is a JPEG image (otherwise JSON).
-    public var isImage: Bool { self != .nfc && self != .mrz }
+    public var isImage: Bool { self != .nfc && self != .mrz && self != .livenessRecord }
 
     public var description: String { rawValue }
 

@@ -48,6 +48,11 @@ public struct CameraCapture: CaptureDevice {
         /// Analysed frames per second under which automatic capture is given up for the
         /// fallback (manual) mode.
         public var minimumAnalysedFramesPerSecond = 4
+        /// How faces are guided in the liveness capture, and its checks.
+        public var faceGuidance = FaceGuidance.Settings()
+        public var liveness = LivenessAnalyzer.Settings()
+        /// How the faces are found.
+        public var faceDetector = FaceDetector.Settings()
 
         public init(
             name: String, previewFramesPerSecond: Int = 5, previewWidth: Int = 640, stableFrames: Int = 3,
@@ -88,6 +93,9 @@ public struct CameraCapture: CaptureDevice {
     public let mrzReader: Result<MRZReader, MRZModelError>?
     /// How long loading the MRZ model took.
     public let mrzModelLoadTime: Duration
+    /// The face models, loaded once (nil when no models folder is configured: the face is
+    /// then taken by the quality gate alone, without liveness checks).
+    public let faceModels: Result<FaceModels, FaceModelError>?
 
     /// - Parameters:
     ///   - flash: the LED for flash/no-flash pairs; nil captures without it.
@@ -111,6 +119,10 @@ public struct CameraCapture: CaptureDevice {
             Result { () throws(MRZModelError) in MRZReader(model: try MRZModel(folder: folder)) }
         }
         mrzModelLoadTime = ContinuousClock.now - start
+        faceModels = settings.modelsFolder.map { folder in Result { () throws(FaceModelError) in try FaceModels(folder: folder) } }
+        if case .failure(let error) = faceModels {
+            logger.error("the face models cannot be used: face parts are refused", metadata: ["error": "\(error)", "code": "\(error.code)"])
+        }
         if case .failure(let error) = mrzReader {
             logger.error("the MRZ model cannot be used: documents are captured without a chip key from their MRZ", metadata: ["error": "\(error)", "code": "\(error.code)"])
         }
@@ -141,9 +153,14 @@ public struct CameraCapture: CaptureDevice {
 
     public func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
         let purpose: CapturePurpose = request.mode.isFace ? .face : .document
+        if request.mode == .faceLiveness, case .failure(let error) = faceModels {
+            report(.lost(reason: "face analysis cannot start: \(error)"))
+            return
+        }
         let source: any FrameSource
         do {
-            source = try camera.open(for: purpose, loops: settings.loopRecordings, clock: clock, logger: logger)
+            let flash = self.flash
+            source = try camera.open(for: purpose, loops: settings.loopRecordings, clock: clock, logger: logger) { await flash?.isOn ?? false }
             try await source.start()
         } catch {
             report(.lost(reason: "\(error.message)"))
@@ -153,7 +170,9 @@ public struct CameraCapture: CaptureDevice {
             metrics?.framesProcessed(source.statistics.framesDelivered, dropped: source.statistics.framesDropped)
             source.stop()
         }
-        if purpose == .face {
+        if request.mode == .faceLiveness, case .success(let models) = faceModels {
+            await runLiveness(source: source, request: request, models: models, report: report)
+        } else if purpose == .face {
             var face = FaceCapture(request: request, gate: settings.gate, pause: settings.sidePause)
             await run(&face, source: source, request: request, report: report) { processor, frame, _ in try processor.measure(frame) }
         } else {
@@ -199,10 +218,7 @@ public struct CameraCapture: CaptureDevice {
                 return
             }
             let now = stopwatch.elapsed
-            if now - lastPreview >= previewInterval, preview.hasWatchers {
-                lastPreview = now
-                if let jpeg = try? processor.previewJPEG(frame) { preview.publish(jpeg) }
-            }
+            publishPreview(frame, now: now, interval: previewInterval, last: &lastPreview, processor: &processor)
             var action = decisions.frame(at: now, shutter: request.trigger.hasPress, detectionPaused: request.trigger.isPaused)
             if action == .measure {
                 do {
@@ -253,6 +269,13 @@ public struct CameraCapture: CaptureDevice {
                 }
             }
         }
+    }
+
+    /// Publishes a preview of `frame` when someone watches and `interval` has passed since the last.
+    func publishPreview(_ frame: Frame, now: Duration, interval: Duration, last: inout Duration, processor: inout FrameProcessor) {
+        guard now - last >= interval, preview.hasWatchers else { return }
+        last = now
+        if let jpeg = try? processor.previewJPEG(frame) { preview.publish(jpeg) }
     }
 
     /// The station's Instant Feedback on a document shot (``DocumentUsability``); a manual

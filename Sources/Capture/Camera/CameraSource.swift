@@ -48,14 +48,33 @@ public enum CameraSource: Hashable, Sendable {
         return try V4L2Camera(name: first.preferredName, logger: logger)
     }
 
+    /// The simulated person for faces: a folder of recordings holding `face-lit/` (the station
+    /// assets of scripts/face-data, ``LitFaceCamera``), or such a folder itself; nil otherwise.
+    public func litFace(for purpose: CapturePurpose) -> String? {
+        guard purpose == .face, case .recording(let path) = self else { return nil }
+        if LitFaceCamera<ContinuousClock>.isAssets(path) { return path }
+        return LitFaceCamera<ContinuousClock>.isAssets(path + "/face-lit") ? path + "/face-lit" : nil
+    }
+
     /// Opens the camera for `purpose`, not yet started: a device in the mode that suits it,
-    /// or the recording for it, paced on `clock`.
-    /// - Parameter loops: whether a recording starts again after its last frame.
-    public func open(for purpose: CapturePurpose, loops: Bool, clock: any Clock<Duration>, logger: Logger) throws(CameraError) -> any FrameSource {
+    /// or the recording for it, paced on `clock`; for a face, the simulated person of
+    /// ``litFace(for:)`` where there is one, lit by `light`.
+    /// - Parameters:
+    ///   - loops: whether a recording starts again after its last frame.
+    ///   - light: whether the station's LED is lit now (the simulated person answers it).
+    public func open(
+        for purpose: CapturePurpose, loops: Bool, clock: any Clock<Duration>, logger: Logger,
+        light: @escaping @Sendable () async -> Bool = { false }
+    ) throws(CameraError) -> any FrameSource {
+        if let folder = litFace(for: purpose) { return try Self.litCamera(folder, clock: clock, light: light) }
         if let path = recording(for: purpose) { return try Self.fileCamera(path, loops: loops, clock: clock) }
         let camera = try openDevice(logger: logger)
         _ = try camera.configure(for: purpose)
         return camera
+    }
+
+    private static func litCamera(_ folder: String, clock: some Clock<Duration>, light: @escaping @Sendable () async -> Bool) throws(CameraError) -> any FrameSource {
+        try LitFaceCamera(folder: folder, clock: clock, light: light)
     }
 
     private static func fileCamera(_ path: String, loops: Bool, clock: some Clock<Duration>) throws(CameraError) -> any FrameSource {

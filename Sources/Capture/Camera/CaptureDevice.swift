@@ -1,4 +1,5 @@
 public import ScanFlow
+public import Vision
 
 /// What the station loop asks of the camera: run it for one part until cancelled.
 ///
@@ -67,6 +68,33 @@ public enum CaptureEvidence: Hashable, Sendable {
     case mrz(lines: [String])
     /// The camera's whole frame a document image of `side` was cropped from, as JPEG.
     case fullFrame(side: Credential.Part, jpeg: [UInt8])
+    /// A frame of the liveness capture (`LIVENESS_<index>`), as JPEG.
+    case livenessFrame(index: Int, jpeg: [UInt8])
+    /// What the liveness capture did and found (`LIVENESS`): the challenge, the LED's state
+    /// in each frame uploaded, the station's checks.
+    case liveness(LivenessEvidence)
+}
+
+/// The record of a liveness capture that goes with its frames: enough for a backend to run
+/// the same checks on the frames again (docs/backend-api.yaml, part `LIVENESS`).
+public struct LivenessEvidence: Hashable, Sendable, Codable {
+    /// One uploaded frame: its `LIVENESS_<index>` part, the attempt it belongs to, the
+    /// LED's state while it was exposed (nil: switching) and the phase it was taken in.
+    public struct FrameInfo: Hashable, Sendable, Codable {
+        public var index: Int
+        public var attempt: Int
+        public var lit: Bool?
+        public var phase: String
+    }
+
+    /// The last attempt's light challenge.
+    public var challenge: LightChallenge
+    /// The side the person was asked to turn towards (their own left or right).
+    public var turn: String
+    public var attempts: Int
+    public var frames: [FrameInfo]
+    /// The station's own checks; the backend runs its own.
+    public var result: LivenessResult
 }
 
 extension Scan.Mode {

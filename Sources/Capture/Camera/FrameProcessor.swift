@@ -68,6 +68,19 @@ struct FrameProcessor {
         return try DocumentFinder.quality(of: luma, region.quadrilateral, region.documentClass)
     }
 
+    /// The faces in the frame, and its luma (for the liveness checks).
+    mutating func observeFaces(_ frame: Frame, detector: FaceDetector) throws -> (FaceObservation, LumaImage) {
+        try PixelConversion.luma(of: frame, into: &luma, codec: codec)
+        return (try detector.observe(luma), luma)
+    }
+
+    /// Zeroes the buffers (they held a face).
+    mutating func wipe() {
+        luma.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        rgb.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        small.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
+
     /// The frame as JPEG: a camera's own JPEG as it is, anything else encoded; with a
     /// `region`, the perspective-corrected crop of the document there.
     mutating func encode(_ frame: Frame, region: DocumentRegion? = nil) throws -> [UInt8] {

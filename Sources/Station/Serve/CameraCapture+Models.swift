@@ -11,4 +11,15 @@ extension CameraCapture {
         case .failure(let error): return ModelStatus(name: MRZModel.fileName, available: false, detail: "\(error.code): \(error)")
         }
     }
+
+    /// The face models as `/health` shows them (one entry for the pair: both are needed).
+    var faceModelStatus: ModelStatus {
+        let name = "face models (\(FaceModels.landmarksFileName), \(FaceModels.embeddingFileName))"
+        switch faceModels {
+        case .none: return ModelStatus(name: name, available: false, detail: "vision.models is not set")
+        case .success(let models):
+            return ModelStatus(name: name, available: true, loadMilliseconds: models.cost.milliseconds, memoryBytes: models.cost.fileBytes)
+        case .failure(let error): return ModelStatus(name: name, available: false, detail: "\(error.code): \(error)")
+        }
+    }
 }

@@ -150,7 +150,7 @@ public struct StationApp: Sendable {
         let autopilot = options.autopilotJourneys > 0
             ? Autopilot(wrapping: hubDisplay, journeys: options.autopilotJourneys, pause: options.autopilotPause, logger: logger) : nil
         var loopSettings = StationLoop.Settings(c)
-        loopSettings.models = [camera.mrzModelStatus]
+        loopSettings.models = [camera.mrzModelStatus, camera.faceModelStatus]
         let loop = StationLoop(
             dependencies: .init(
                 display: autopilot ?? hubDisplay, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox, metrics: metrics),

@@ -59,11 +59,14 @@ public struct ModelStatus: Codable, Sendable, Hashable {
     public var detail: String?
     /// How long loading it took, in milliseconds.
     public var loadMilliseconds: Double?
+    /// What it costs in memory, in bytes (its files' size; the face models').
+    public var memoryBytes: Int?
 
-    public init(name: String, available: Bool, detail: String? = nil, loadMilliseconds: Double? = nil) {
+    public init(name: String, available: Bool, detail: String? = nil, loadMilliseconds: Double? = nil, memoryBytes: Int? = nil) {
         self.name = name
         self.available = available
         self.detail = detail
         self.loadMilliseconds = loadMilliseconds
+        self.memoryBytes = memoryBytes
     }
 }

@@ -1,8 +1,10 @@
 /// What to tell the person in front of the face camera, one thing at a time, from the
 /// observations of successive frames.
 ///
-/// The order is fixed, the first that applies wins (docs/vision.md explains each threshold):
-/// 1. no face: `centerFace`; more than one face of similar size: `oneFace`
+/// The order is fixed, the first that applies wins (docs/faces.md explains each threshold):
+/// 1. no face: `centerFace`, or `tooClose` when the last face seen, less than
+///    ``Settings/lostFrames`` frames ago, was as wide as the target or cut by the edge (a
+///    face too close for the detector to see whole); more than one face of similar size: `oneFace`
 /// 2. cut by the frame's edge: `tooClose` when it is as wide as the target, else `centerFace`
 /// 3. narrower than the target band: `moveCloser`; wider: `tooClose`
 /// 4. off-centre: `centerFace`
@@ -60,12 +62,17 @@ public struct FaceGuidance: Sendable {
         public var maximumMotion = 0.08
         /// The least sharpness inside the face box (``FaceQuality/sharpness``).
         public var minimumSharpness = 20.0
+        /// Frames for which a close face that vanished still says `tooClose`.
+        public var lostFrames = 15
 
         public init() {}
     }
 
     public let settings: Settings
     private var recent: [[Point]] = []
+    /// Whether the last face seen was close (wide or cut), and the frames since.
+    private var lastClose = false
+    private var framesWithoutFace = 0
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -75,8 +82,11 @@ public struct FaceGuidance: Sendable {
     public mutating func observe(_ observation: FaceObservation) -> State {
         guard let face = observation.face else {
             recent.removeAll()
-            return .centerFace
+            framesWithoutFace += 1
+            return lastClose && framesWithoutFace <= settings.lostFrames ? .tooClose : .centerFace
         }
+        framesWithoutFace = 0
+        lastClose = !face.quality.whole || face.box.width / Double(observation.width) >= settings.maximumWidth * 0.9
         let points = face.landmarks?.points ?? [
             Point(x: face.box.left, y: face.box.top), Point(x: face.box.right, y: face.box.bottom),
         ]
@@ -87,6 +97,8 @@ public struct FaceGuidance: Sendable {
 
     public mutating func reset() {
         recent.removeAll()
+        lastClose = false
+        framesWithoutFace = 0
     }
 
     static func state(of face: FaceObservation.Face, in observation: FaceObservation, recent: [[Point]], settings: Settings) -> State {

@@ -19,9 +19,12 @@ public final class FaceModels: Sendable {
         embeddingFileName: "55533b28a95800a551ba546ba62fe69625c7e95a7061c338adffead08719da30",
     ]
 
-    /// What loading cost: wall time and the growth of the process's resident memory.
+    /// What loading cost: wall time, the files' size (what the models hold in memory, at
+    /// least), and the growth of the process's resident memory while they loaded (0 when the
+    /// allocator reused memory another part of the process had given back).
     public struct Cost: Hashable, Sendable {
         public var milliseconds: Double
+        public var fileBytes: Int
         public var residentBytes: Int
     }
 
@@ -54,9 +57,10 @@ public final class FaceModels: Sendable {
         self.shape = Mutex(shape)
         self.net = Mutex(net)
         let elapsed = ContinuousClock.now - start
+        let sizes = [landmarks, embedding].map { ((try? FileManager.default.attributesOfItem(atPath: $0)[.size]) as? Int) ?? 0 }
         cost = Cost(
             milliseconds: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
-            residentBytes: max(0, Self.residentBytes() - before))
+            fileBytes: sizes.reduce(0, +), residentBytes: max(0, Self.residentBytes() - before))
     }
 
     deinit {

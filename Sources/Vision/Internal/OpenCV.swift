@@ -131,3 +131,28 @@ extension OpenCV {
         return .success(result)
     }
 }
+
+extension OpenCV {
+    static func loadCascade(_ path: String) -> Result<OpaquePointer, VisionError> {
+        var error = idkcv_error()
+        guard let cascade = idkcv_cascade_load(path, &error) else { return .failure(failure(error, call: "idkcv_cascade_load")) }
+        return .success(cascade)
+    }
+
+    static func destroyCascade(_ cascade: OpaquePointer) { idkcv_cascade_destroy(cascade) }
+
+    static func cascadeFaces(_ cascade: OpaquePointer, in image: LumaImage, minimumSize: Int) -> Result<[FaceBox], VisionError> {
+        var error = idkcv_error()
+        var count: Int32 = 0
+        var boxes = [Float](repeating: 0, count: 4 * 16)
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            boxes.withUnsafeMutableBufferPointer { out in
+                idkcv_cascade_detect(cascade, p.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), Int32(minimumSize), out.baseAddress, 16, &count, &error)
+            }
+        }
+        guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_cascade_detect")) }
+        return .success((0..<min(16, Int(count))).map {
+            FaceBox(left: Double(boxes[4 * $0]), top: Double(boxes[4 * $0 + 1]), right: Double(boxes[4 * $0 + 2]), bottom: Double(boxes[4 * $0 + 3]))
+        })
+    }
+}

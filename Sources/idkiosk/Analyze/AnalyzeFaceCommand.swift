@@ -19,7 +19,7 @@ struct AnalyzeFaceCommand: AsyncParsableCommand {
             With --led (the LED's state in each frame of a recording: 1 lit, 0 dark, - \
             switching; or @FILE holding that), a recording is also judged for liveness: the \
             light's answer, the relief and the parallax of a head turn, the score and the \
-            decision (docs/vision.md). Without the face models there are no landmarks. \
+            decision (docs/faces.md). Without the face models there are no landmarks. \
             Exits 0 when every input was analysed, 64 for an input that cannot be read, 69 \
             when a camera is missing, 74 when it fails.
             """

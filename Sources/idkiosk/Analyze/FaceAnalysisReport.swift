@@ -99,6 +99,7 @@ struct LivenessReport: Encodable {
     var relief: Double?
     var turnDegrees: Double?
     var parallaxPercent: Double?
+    var parallaxMedianPercent: Double?
 
     init(_ result: LivenessResult) {
         let r = DocumentFrameReport.rounded
@@ -111,6 +112,7 @@ struct LivenessReport: Encodable {
         relief = result.relief.map { r($0, 2) }
         turnDegrees = result.turn.map { r($0, 1) }
         parallaxPercent = result.parallax.map { r($0 * 100, 2) }
+        parallaxMedianPercent = result.parallaxMedian.map { r($0 * 100, 2) }
     }
 
     var line: String {

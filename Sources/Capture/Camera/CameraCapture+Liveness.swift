@@ -1,0 +1,115 @@
+import Camera
+import KioskTime
+import Imaging
+import ScanFlow
+import Vision
+
+extension CameraCapture {
+    /// The most liveness frames uploaded (`LIVENESS_0` … `LIVENESS_99`).
+    static let maximumLivenessFrames = 100
+
+    /// The liveness capture loop (``FaceLivenessCapture``): guidance, the LED's random
+    /// challenge, the requested head turn, the checks; then the best face image, the frames
+    /// and the record of the challenge as evidence. The LED is off whenever this returns.
+    func runLiveness(
+        source: any FrameSource, request: CaptureRequest, models: FaceModels, report: @escaping @Sendable (CaptureEvent) -> Void
+    ) async {
+        let detector: FaceDetector
+        do {
+            detector = try FaceDetector(settings: settings.faceDetector, models: models)
+        } catch {
+            report(.lost(reason: "face analysis cannot start: \(error)"))
+            return
+        }
+        var loop = FaceLivenessCapture(settings: .init(guidance: settings.faceGuidance, liveness: settings.liveness))
+        var processor = FrameProcessor(jpegQuality: settings.jpegQuality, previewWidth: settings.previewWidth)
+        defer {
+            loop.wipe()
+            processor.wipe()
+        }
+        let stopwatch = Stopwatch(clock)
+        let previewInterval = Duration.milliseconds(1000 / max(1, settings.previewFramesPerSecond))
+        var lastPreview = Duration.zero - .seconds(1)
+        var best: [UInt8]?
+        var frames: [LivenessEvidence.FrameInfo] = []
+        report(.started)
+        while !Task.isCancelled {
+            let frame: Frame
+            do {
+                frame = try await source.nextFrame(timeout: settings.frameTimeout)
+            } catch {
+                await lightOff()
+                if Task.isCancelled { return }
+                report(.lost(reason: "\(error.message)"))
+                return
+            }
+            let now = stopwatch.elapsed
+            publishPreview(frame, now: now, interval: previewInterval, last: &lastPreview, processor: &processor)
+            let observation: FaceObservation
+            let luma: LumaImage
+            do {
+                (observation, luma) = try processor.observeFaces(frame, detector: detector)
+            } catch {
+                logger.warning("frame could not be analysed", metadata: ["error": "\(error)"])
+                continue
+            }
+            let phase = loop.phase
+            let ledIsOn = await flash?.isOn
+            for action in loop.frame(observation, luma: luma, at: now, ledIsOn: ledIsOn) {
+                switch action {
+                case .report(let update):
+                    report(.update(update))
+                    if case .extractionState(let state) = update { follow(state, source: source) }
+                case .light(let on):
+                    await setLight(on)
+                case .keep(let lit):
+                    guard frames.count < Self.maximumLivenessFrames, let jpeg = try? processor.encode(frame) else { break }
+                    let phaseName = if case .turning = phase { "turn" } else { "light" }
+                    frames.append(.init(index: frames.count, attempt: loop.attempt, lit: lit, phase: phaseName))
+                    report(.evidence(.livenessFrame(index: frames.count - 1, jpeg: jpeg)))
+                case .best:
+                    best = try? processor.encode(frame)
+                case .finished(let result):
+                    await lightOff()
+                    logger.info(
+                        "liveness checked",
+                        metadata: [
+                            "decision": "\(result.decision.rawValue)", "score": "\(result.score)",
+                            "reasons": "\(result.reasons.map { $0.rawValue }.joined(separator: ","))",
+                        ])
+                    report(.evidence(.liveness(LivenessEvidence(
+                        challenge: loop.challenge, turn: loop.turn.rawValue, attempts: loop.attempt, frames: frames, result: result))))
+                    if let jpeg = best ?? (try? processor.encode(frame)) {
+                        report(.image(CapturedImage(bytes: jpeg, side: request.part), isLastOfSide: true))
+                    }
+                    return
+                }
+            }
+        }
+        await lightOff()
+    }
+
+    /// A simulated person does what the screen asks (a real one reads it).
+    private func follow(_ state: Scan.ExtractionState, source: any FrameSource) {
+        guard let person = source as? any HeadTurning else { return }
+        switch state {
+        // "Turn left" is the person's own left: their nose goes to the image's right.
+        case .tiltFace(.left): person.turnHead(toward: 12)
+        case .tiltFace(.right): person.turnHead(toward: -12)
+        default: person.turnHead(toward: nil)
+        }
+    }
+
+    private func setLight(_ on: Bool) async {
+        guard let flash else { return }
+        do {
+            if on { try await flash.on() } else { try await flash.off() }
+        } catch {
+            logger.warning("the LED did not switch; the liveness light check will say so", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func lightOff() async {
+        try? await flash?.off()
+    }
+}

@@ -1,0 +1,70 @@
+import Camera
+@testable import Capture
+import Flash
+import Foundation
+import KioskTestKit
+import Logging
+import ScanFlow
+import Synchronization
+import Testing
+import Vision
+
+/// The liveness capture loop end to end through the camera pipeline, against the simulated
+/// person of scripts/face-data whose frames answer the simulated LED (LitFaceCamera): a live
+/// face passes the checks; a print and a screen held up do not.
+@Suite(.serialized, .enabled(if: FaceData() != nil && FacePhotos.models != nil, "needs \(FaceData.missing) and \(FacePhotos.modelsMissing)"))
+struct LivenessCaptureTests {
+    static let logger = Logger(label: "liveness-test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    final class Events: Sendable {
+        let list = Mutex<[CaptureEvent]>([])
+        func add(_ event: CaptureEvent) { list.withLock { $0.append(event) } }
+        var images: [CapturedImage] { list.withLock { $0.compactMap { if case .image(let i, _) = $0 { i } else { nil } } } }
+        var record: LivenessEvidence? { list.withLock { $0.lazy.compactMap { if case .evidence(.liveness(let r)) = $0 { r } else { nil } }.first } }
+        var frames: Int { list.withLock { $0.filter { if case .evidence(.livenessFrame) = $0 { true } else { false } }.count } }
+        var lost: String? { list.withLock { $0.lazy.compactMap { if case .lost(let reason) = $0 { reason } else { nil } }.first } }
+    }
+
+    /// Runs a faceLiveness capture of `presentation` until the face image is kept.
+    func run(_ presentation: String, line: SimulatedLine) async throws -> Events {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-lit-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #require(FaceData()).litRecordings(in: folder, presentation: presentation)
+        var settings = CameraCapture.Settings(name: "file:\(folder)")
+        settings.modelsFolder = VisionCrops.models
+        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: Self.logger)
+        let capture = CameraCapture(settings: settings, flash: flash, preview: PreviewFeed(), logger: Self.logger)
+        let events = Events()
+        await capture.capture(CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true)) { events.add($0) }
+        return events
+    }
+
+    @Test("a live face: the LED follows a random challenge, the person turns when asked, the checks pass, the frames and the record go as evidence")
+    func liveFacePasses() async throws {
+        let line = SimulatedLine()
+        let events = try await run("genuine", line: line)
+        #expect(events.lost == nil, "\(events.lost ?? "")")
+        let record = try #require(events.record)
+        #expect(record.result.decision == .live, "\(record.result)")
+        #expect(events.images.first?.side == .face)
+        #expect(events.frames == record.frames.count && record.frames.count >= 25)
+        #expect(record.frames.contains { $0.lit == true } && record.frames.contains { $0.lit == false })
+        #expect(record.frames.contains { $0.phase == "turn" })
+        // The LED went on and off as the challenge said, and is off at the end.
+        #expect(line.transitions.filter { $0 }.count >= 3)
+        #expect(!line.isOn)
+        let updates = events.list.withLock { $0.compactMap { if case .update(let u) = $0 { u } else { nil } } }
+        #expect(updates.contains(.flash(.on)) && updates.contains(.flash(.off)))
+        #expect(updates.contains { if case .extractionState(.tiltFace) = $0 { true } else { false } })
+    }
+
+    @Test("a print held up: it answers the light evenly and does not turn like a head: not live", arguments: ["print", "screen"])
+    func attacksFail(presentation: String) async throws {
+        let line = SimulatedLine()
+        let events = try await run(presentation, line: line)
+        #expect(events.lost == nil, "\(events.lost ?? "")")
+        let record = try #require(events.record)
+        #expect(record.result.decision != .live, "\(presentation): \(record.result)")
+        #expect(!line.isOn)
+    }
+}
