@@ -68,12 +68,19 @@ fi
 make --no-print-directory vision-data vision-models face-data
 "$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null
 cp .cache/vision-data/sequences/demo-document.mjpeg "$state/recordings/document.mjpeg"
+# The face: the simulated person of scripts/face-data (Eileen Collins, NASA, public domain),
+# whose frames answer the station's LED (LitFaceCamera, docs/faces.md); her portrait is the
+# passport's DG2.
+rm -rf "$state/recordings/face-lit"
+mkdir -p "$state/recordings/face-lit"
+for f in .cache/face-data/station/*; do ln -s "$here/$f" "$state/recordings/face-lit/"; done
+echo '{"identity": "collins", "presentation": "genuine"}' > "$state/recordings/face-lit/person.json"
 # The virtual passport's chip holds the page's MRZ (the recording's ground truth; the
 # station never sees it: it reads the page).
 mrz=$(python3 -c 'import json,sys; print("".join(next(f["mrz"] for f in json.load(open(sys.argv[1])) if f and f.get("mrz"))))' \
     .cache/vision-data/sequences/demo-document.json)
 echo "==> the virtual passport (PACE and BAC) on \"Virtual PCD 00 00\""
-"$bin/idkiosk" sim passport --slot 0 --pace --mrz "$mrz" --trust-out "$state/trust" --log-level warning &
+"$bin/idkiosk" sim passport --slot 0 --pace --mrz "$mrz" --photo .cache/face-data/station/collins-dg2.jpg --trust-out "$state/trust" --log-level warning &
 pids+=($!)
 
 echo "==> the reference backend on 127.0.0.1:8480"
@@ -83,7 +90,7 @@ python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clientSecret"])
 chmod 600 "$state/client.secret"
 client_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["clientId"])' "$state/client.json")
 for _ in $(seq 50); do [ -f "$state/trust/csca.der" ] && break; sleep 0.1; done
-"$bin/idkiosk-backend" serve --database "$db" --port 8480 --csca "$state/trust" > "$state/backend.log" 2>&1 &
+"$bin/idkiosk-backend" serve --database "$db" --port 8480 --csca "$state/trust" --models "$here/.cache/models" > "$state/backend.log" 2>&1 &
 pids+=($!)
 
 cat > "$state/idkiosk.yaml" <<YAML

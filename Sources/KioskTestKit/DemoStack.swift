@@ -34,6 +34,11 @@ public final class DemoStack: Sendable {
         public var start = "[touch]"
         public var inactivitySeconds = 60
         public var resultSeconds = 5
+        /// The simulated person in front of the face camera (docs/face-data.md) and how they
+        /// present themselves (`genuine`, `print`, `screen`); whose portrait the chip holds.
+        public var person = "collins"
+        public var presentation = "genuine"
+        public var chipPortrait = "collins"
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
@@ -51,6 +56,12 @@ public final class DemoStack: Sendable {
         guard let data = VisionDataSet(), VisionCrops.hasModel else {
             throw ChildProcessError("the demo needs \(VisionDataSet.missing) and the MRZ model (`make vision-models`)")
         }
+        guard let faces = FaceData(), FacePhotos.models != nil else {
+            throw ChildProcessError("the demo needs \(FaceData.missing) and \(FacePhotos.modelsMissing)")
+        }
+        // The face: the simulated person whose frames answer the LED (as `make demo`), and
+        // her portrait in the chip.
+        try faces.litRecordings(in: directory + "/recordings", identity: options.person, presentation: options.presentation)
         let demo = data.root + "/sequences/demo-document"
         try FileManager.default.removeItem(atPath: directory + "/recordings/document.mjpeg")
         try FileManager.default.copyItem(atPath: demo + ".mjpeg", toPath: directory + "/recordings/document.mjpeg")
@@ -58,7 +69,8 @@ public final class DemoStack: Sendable {
         guard let lines = truth.lazy.compactMap({ $0 }).compactMap(\.mrz).first else { throw ChildProcessError("\(demo).json has no MRZ") }
         let mrz = options.mrz ?? lines.joined()
         passport = try ChildProcess(
-            bin + "/idkiosk", ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--trust-out", directory + "/trust", "--log-level", "warning"],
+            bin + "/idkiosk",
+            ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--photo", faces.station + "/\(options.chipPortrait)-dg2.jpg", "--trust-out", directory + "/trust", "--log-level", "warning"],
             logPath: directory + "/passport.log")
         database = directory + "/backend.sqlite"
         let client = runCapturing(bin + "/idkiosk-backend", ["clients", "add", "--database", database, "--name", "e2e", "--json"])
@@ -71,7 +83,7 @@ public final class DemoStack: Sendable {
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory + "/trust/csca.der") { try await Task.sleep(for: .milliseconds(50)) }
         backendPort = freeTCPPort()
         backend = try ChildProcess(
-            bin + "/idkiosk-backend", ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust"],
+            bin + "/idkiosk-backend", ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models],
             logPath: directory + "/backend.log")
         displayPort = freeTCPPort()
         statusPort = freeTCPPort()
@@ -128,8 +140,8 @@ public final class DemoStack: Sendable {
     }
 
     /// Whether the generated data and model the stack needs are there.
-    public static var canStart: Bool { VisionDataSet() != nil && VisionCrops.hasModel }
-    public static let missing = "\(VisionDataSet.missing) and the MRZ model (`make vision-models`)"
+    public static var canStart: Bool { VisionDataSet() != nil && VisionCrops.hasModel && FaceData() != nil && FacePhotos.models != nil }
+    public static let missing = "\(VisionDataSet.missing), \(FaceData.missing) and the models (`make vision-models`)"
 
     /// Waits until the daemon's output contains `text`.
     public func waitForOutput(_ text: String, limit: Duration = .seconds(60)) async throws {

@@ -4,10 +4,10 @@ import MRTD
 
 /// The checks the reference backend performs itself: image resolution, brightness and
 /// sharpness (``ImageQuality``), MRZ check digits and layout, expiry, camera MRZ against chip DG1, and passive
-/// authentication with the backend's own trust store (``PassiveAuthenticationVerifier``). Similarity and liveness need models it does not have:
-/// they are NOT_EXECUTED, and the result says so. Pure functions of the parts and the date.
+/// authentication with the backend's own trust store (``PassiveAuthenticationVerifier``), and
+/// with the face models similarity and liveness (``FaceVerifier``); without them these are
+/// NOT_EXECUTED, and the result says so. Pure functions of the parts and the date.
 enum ReferenceChecks {
-    static let notSupported = "NOT_SUPPORTED_BY_REFERENCE_BACKEND"
 
     struct Outcome {
         var capabilities = WorkflowExecutionDetails.Capabilities()
@@ -105,7 +105,8 @@ enum ReferenceChecks {
     // MARK: The whole execution
 
     static func evaluate(
-        parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier, imageQuality: ImageQualityThresholds
+        parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier, imageQuality: ImageQualityThresholds,
+        faces: any FaceVerifier = NoFaceModels()
     ) -> Outcome {
         var outcome = Outcome()
         var caps = WorkflowExecutionDetails.Capabilities()
@@ -119,6 +120,7 @@ enum ReferenceChecks {
 
         let idParts = parts.filter { $0.category == .ID }
         let idCredential = idParts.first?.credentialId
+        var portrait: [UInt8]?
         if let idCredential {
             if !idParts.contains(where: { $0.classifier == .front }) {
                 caps.usability.append(CapabilityResult(id: "usability-FRONT", credentialId: idCredential, decision: .REJECTED, reason: "MISSING_FRONT"))
@@ -150,6 +152,7 @@ enum ReferenceChecks {
                 } else {
                     caps.extraction.append(CapabilityResult(id: "extraction-NFC", credentialId: idCredential, decision: .REJECTED, reason: "DG1_UNREADABLE"))
                 }
+                if let dg2 = chip.dataGroups["DG2"] { portrait = (try? DataGroup2([UInt8](dg2)))?.faces.first?.imageData }
                 let server = verifier.verify(dataGroups: chip.dataGroups, at: today)
                 caps.chipAuthentication.append(CapabilityResult(id: "passiveAuthentication", credentialId: idCredential, decision: server.decision, reason: server.reason))
                 caps.chipAuthentication.append(CapabilityResult(
@@ -177,10 +180,24 @@ enum ReferenceChecks {
 
         let faceParts = parts.filter { $0.category == .FACEMAP }
         if let faceCredential = faceParts.first?.credentialId {
-            caps.similarity.append(CapabilityResult(id: "similarity", credentialId: faceCredential, decision: .NOT_EXECUTED, reason: notSupported))
-            caps.liveness.append(CapabilityResult(id: "liveness", credentialId: faceCredential, decision: .NOT_EXECUTED, reason: notSupported))
-            outcome.faceResult = FaceResult(passed: nil, extractionMethod: "faceManual")
-            requiredNotExecuted = true
+            let face = faceParts.first { $0.classifier == .face }
+            let similarity: (decision: Decision, reason: String?) =
+                if let face, let portrait { faces.similarity(portrait: portrait, face: [UInt8](face.body)) }
+                else { (.NOT_EXECUTED, face == nil ? "NO_FACE_UPLOADED" : "NO_CHIP_PORTRAIT") }
+            caps.similarity.append(CapabilityResult(id: "similarity", credentialId: faceCredential, decision: similarity.decision, reason: similarity.reason))
+            var frames: [Int: [UInt8]] = [:]
+            for part in faceParts where part.classifier.rawValue.hasPrefix("LIVENESS_") {
+                if let n = Int(part.classifier.rawValue.dropFirst("LIVENESS_".count)) { frames[n] = [UInt8](part.body) }
+            }
+            let liveness: (decision: Decision, reason: String?) =
+                if let record = faceParts.first(where: { $0.classifier == .livenessRecord }) { faces.liveness(frames: frames, record: record.body) }
+                else { (.NOT_EXECUTED, "NO_LIVENESS_FRAMES") }
+            caps.liveness.append(CapabilityResult(id: "liveness", credentialId: faceCredential, decision: liveness.decision, reason: liveness.reason))
+            let executed = similarity.decision != .NOT_EXECUTED && liveness.decision != .NOT_EXECUTED
+            outcome.faceResult = FaceResult(
+                passed: executed ? similarity.decision == .PASSED && liveness.decision == .PASSED : nil,
+                extractionMethod: frames.isEmpty ? "faceManual" : "faceLiveness")
+            if !executed { requiredNotExecuted = true }
         } else if definitionKey == 10013 {
             caps.similarity.append(CapabilityResult(id: "similarity", decision: .NOT_EXECUTED, reason: "NO_FACE_UPLOADED"))
             requiredNotExecuted = true

@@ -17,6 +17,8 @@ public struct ReferenceServer: Sendable {
         /// The largest part accepted.
         public var maxPartBytes = 10 << 20
         public var passiveAuthentication: any PassiveAuthenticationVerifier = NoTrustStore()
+        /// Similarity and liveness; without the face models both are NOT_EXECUTED.
+        public var faces: any FaceVerifier = NoFaceModels()
         /// Brightness and sharpness thresholds of uploaded images.
         public var imageQuality = ImageQualityThresholds()
         /// Publishes a key for application-layer encryption; nil publishes none (404).
@@ -199,9 +201,9 @@ public struct ReferenceServer: Sendable {
         try await checkSession(request, row)
         let parts = try await db { try await store.parts(executionId: row.id) }
         let now = store.now()
-        let (definitionKey, verifier, imageQuality) = (row.definitionKey, configuration.passiveAuthentication, configuration.imageQuality)
+        let (definitionKey, verifier, imageQuality, faces) = (row.definitionKey, configuration.passiveAuthentication, configuration.imageQuality, configuration.faces)
         let outcome = try await offload {
-            ReferenceChecks.evaluate(parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality)
+            ReferenceChecks.evaluate(parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality, faces: faces)
         }
         let stamp = ISO8601DateFormatter()
         let details = WorkflowExecutionDetails(

@@ -8,6 +8,27 @@ extension Configuration {
         /// The folder holding the vision models (`make vision-models` writes one).
         public var models = "/usr/share/idkiosk/models"
         public var document = DocumentVisionSection()
+        public var face = FaceVisionSection()
+    }
+
+    /// The face guidance and the liveness checks (docs/faces.md explains each).
+    public struct FaceVisionSection: Hashable, Sendable {
+        /// The face's width as a part of the frame's, in percent: the band it should be in.
+        public var minimumWidthPercent = 18
+        public var maximumWidthPercent = 50
+        /// The farthest the face's centre may be from the frame's, in percent.
+        public var maximumCentreOffsetPercent = 15
+        /// The most roll and yaw, in degrees.
+        public var maximumRoll = 10
+        public var maximumYaw = 15
+        /// The least brightening of the face when the LED is lit, in percent.
+        public var minimumResponsePercent = 5
+        /// The least correlation of the face's brightness with the LED, in hundredths.
+        public var minimumCorrelationPercent = 80
+        /// The least parallax of a head turn, in tenths of a percent of the face's width.
+        public var minimumParallaxPermille = 12
+        /// The least head turn for the parallax check, in degrees.
+        public var minimumTurn = 6
     }
 
     public struct DocumentVisionSection: Hashable, Sendable {
@@ -35,9 +56,31 @@ extension Configuration {
     }
 
     static func parseVision(_ node: Node, into config: inout Configuration, _ r: NodeReader) throws(ConfigurationError) {
-        let vision = try r.mapping(node, at: "vision", allowed: ["models", "document"])
+        let vision = try r.mapping(node, at: "vision", allowed: ["models", "document", "face"])
         if let models = vision["models"] {
             config.vision.models = try r.string(models, at: "vision.models", allowed: "an absolute path") { $0.hasPrefix("/") }
+        }
+        if let node = vision["face"] {
+            let keys: [(String, WritableKeyPath<FaceVisionSection, Int>, ClosedRange<Int>)] = [
+                ("min-width-percent", \.minimumWidthPercent, 5...90),
+                ("max-width-percent", \.maximumWidthPercent, 10...100),
+                ("max-centre-offset-percent", \.maximumCentreOffsetPercent, 1...50),
+                ("max-roll", \.maximumRoll, 1...45),
+                ("max-yaw", \.maximumYaw, 1...45),
+                ("min-response-percent", \.minimumResponsePercent, 1...100),
+                ("min-correlation-percent", \.minimumCorrelationPercent, 10...100),
+                ("min-parallax-permille", \.minimumParallaxPermille, 1...200),
+                ("min-turn", \.minimumTurn, 2...30),
+            ]
+            let face = try r.mapping(node, at: "vision.face", allowed: keys.map(\.0))
+            for (name, path, range) in keys {
+                if let value = face[name] { config.vision.face[keyPath: path] = try r.integer(value, at: "vision.face.\(name)", in: range) }
+            }
+            guard config.vision.face.minimumWidthPercent < config.vision.face.maximumWidthPercent else {
+                throw ConfigurationError(
+                    file: r.file, key: "vision.face.min-width-percent", value: "\(config.vision.face.minimumWidthPercent)",
+                    problem: .invalidValue(allowed: "below vision.face.max-width-percent"))
+            }
         }
         guard let node = vision["document"] else { return }
         let keys: [(String, WritableKeyPath<DocumentVisionSection, Int>, ClosedRange<Int>)] = [
@@ -72,5 +115,20 @@ extension Configuration.DocumentVisionSection {
         settings.documentGuidance.minimumSharpness = Double(minimumSharpness)
         settings.documentReadyFrames = readyFrames
         settings.mrzTimeout = .seconds(mrzTimeoutSeconds)
+    }
+}
+
+extension Configuration.FaceVisionSection {
+    /// Sets the camera's face guidance and liveness checks from this section.
+    public func apply(to settings: inout CameraCapture.Settings) {
+        settings.faceGuidance.minimumWidth = Double(minimumWidthPercent) / 100
+        settings.faceGuidance.maximumWidth = Double(maximumWidthPercent) / 100
+        settings.faceGuidance.maximumCentreOffset = Double(maximumCentreOffsetPercent) / 100
+        settings.faceGuidance.maximumRoll = Double(maximumRoll)
+        settings.faceGuidance.maximumYaw = Double(maximumYaw)
+        settings.liveness.minimumResponse = Double(minimumResponsePercent) / 100
+        settings.liveness.minimumCorrelation = Double(minimumCorrelationPercent) / 100
+        settings.liveness.minimumParallax = Double(minimumParallaxPermille) / 1000
+        settings.liveness.minimumTurn = Double(minimumTurn)
     }
 }

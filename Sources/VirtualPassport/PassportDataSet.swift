@@ -1,4 +1,5 @@
 public import MRTD
+public import Imaging
 
 /// The files of a test passport, built at run time from an MRZ and a face.
 ///
@@ -61,12 +62,15 @@ public struct PassportDataSet: Sendable {
     ///   - faceEncoding: JPEG or JPEG 2000 (the synthetic face encoded as JP2 with OpenJPEG;
     ///     with `faceSize`, a JP2 signature followed by filler).
     ///   - faceFormat: the biometric record of DG2: ISO/IEC 19794-5 or ISO/IEC 39794-5.
+    ///   - portrait: the holder's photograph for DG2 instead of the synthetic face (a real
+    ///     portrait, as the demo's passport holds), encoded as `faceEncoding` says.
     ///   - dataGroup14: DG14 contents, or `nil`.
     ///   - dataGroup15: DG15 contents, or `nil`.
     ///   - hashAlgorithm: the hash algorithm of EF.SOD.
     ///   - signSecurityObject: wraps the LDSSecurityObject DER into EF.SOD (CMS SignedData inside tag 77).
     public static func make(
-        mrz: String = specimenMRZ, faceSize: Int? = nil, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794, dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
+        mrz: String = specimenMRZ, faceSize: Int? = nil, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794, portrait: RGBImage? = nil,
+        dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
         hashAlgorithm: HashAlgorithm = .sha256, signSecurityObject: ([UInt8]) throws -> [UInt8]
     ) throws -> PassportDataSet {
         var files: [LDSFile: [UInt8]] = [
@@ -79,6 +83,9 @@ public struct PassportDataSet: Sendable {
                 payload.replaceSubrange(0..<12, with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A])
             }
             files[.dg2] = LDSEncoder.dataGroup2(image: payload, encoding: faceEncoding, width: 480, height: 600, format: faceFormat)
+        } else if let portrait {
+            let image = faceEncoding == .jpeg ? try JPEGCodec().encode(portrait, quality: 80) : try JPEG2000.encode(portrait, ratio: 20)
+            files[.dg2] = LDSEncoder.dataGroup2(image: image, encoding: faceEncoding, width: portrait.width, height: portrait.height, format: faceFormat)
         } else {
             let image = faceEncoding == .jpeg ? try SyntheticFace.jpeg() : try SyntheticFace.jpeg2000()
             files[.dg2] = LDSEncoder.dataGroup2(

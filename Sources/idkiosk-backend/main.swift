@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import MRTD
 import ReferenceBackend
+import Vision
 import ServiceLifecycle
 
 /// The reference verification backend: `serve` the API, `clients add` to provision a station.
@@ -69,6 +70,8 @@ struct Serve: AsyncParsableCommand {
     var csca: String?
     @Flag(help: "Ask for the camera's whole frames beside the document crops (FRONT_FULL_FRAME, BACK_FULL_FRAME among an ID credential's parts).")
     var fullFrames = false
+    @Option(help: "The folder of the face models (make vision-models) for similarity and liveness; none: NOT_EXECUTED.")
+    var models: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -98,6 +101,15 @@ struct Serve: AsyncParsableCommand {
             guard !trustStore.certificates.isEmpty else { throw ValidationError("--csca \(csca) holds no CSCA certificate") }
             configuration.passiveAuthentication = TrustStoreVerifier(trustStore: trustStore)
             logger.info("CSCA trust store loaded", metadata: ["certificates": "\(trustStore.certificates.count)", "crls": "\(trustStore.revocationLists.count)"])
+        }
+        if let models {
+            do {
+                let loaded = try FaceModels(folder: models)
+                configuration.faces = VisionFaceVerifier(models: loaded)
+                logger.info("face models loaded", metadata: ["milliseconds": "\(Int(loaded.cost.milliseconds))"])
+            } catch {
+                throw ValidationError("--models: \(error)")
+            }
         }
         let server = ReferenceServer(store: store, configuration: configuration)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)

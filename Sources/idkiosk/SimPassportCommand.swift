@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Imaging
 import MRTD
 import VirtualCard
 import VirtualPassport
@@ -30,6 +31,9 @@ struct SimPassportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Size of a filler face payload in DG2, in bytes (default: a drawn face, a real JPEG of about 20 KB).")
     var faceSize: Int?
 
+    @Option(name: .long, help: "A JPEG or PNG portrait for DG2 instead of the drawn face (the demo's: a real photograph, docs/face-data.md).")
+    var photo: String?
+
     @Flag(name: .long, help: "Store the face as JPEG 2000 (JP2) instead of JPEG.")
     var jpeg2000 = false
 
@@ -58,6 +62,19 @@ struct SimPassportCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(.badInput, "--mrz: \(error)")
             }
+            let portrait = try photo.map { path -> RGBImage in
+                guard let bytes = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
+                    throw CommandFailure(.badInput, "--photo: cannot read \(path)")
+                }
+                do {
+                    if PNGCodec.isPNG(bytes) { return try PNGCodec.decodeRGB(bytes) }
+                    var image = RGBImage()
+                    try JPEGCodec(fastDecode: false).decodeRGB(bytes, into: &image)
+                    return image
+                } catch {
+                    throw CommandFailure(.badInput, "--photo: \(path) is not a readable JPEG or PNG image: \(error)")
+                }
+            }
             let now = Int64(Date().timeIntervalSince1970)
             let year: Int64 = 365 * 86_400
             let passport: VirtualPassport
@@ -65,7 +82,8 @@ struct SimPassportCommand: AsyncParsableCommand {
             do {
                 issuer = try TestIssuer(signerValidity: (now - year)...(now + year))
                 let data = try PassportDataSet.make(
-                    mrz: text, faceSize: faceSize, faceEncoding: jpeg2000 ? .jpeg2000 : .jpeg, faceFormat: iso39794 ? .iso39794 : .iso19794
+                    mrz: text, faceSize: faceSize, faceEncoding: jpeg2000 ? .jpeg2000 : .jpeg, faceFormat: iso39794 ? .iso39794 : .iso19794,
+                    portrait: portrait
                 ) { try issuer.securityObject($0) }
                 passport = VirtualPassport(key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess() : nil)
             } catch {

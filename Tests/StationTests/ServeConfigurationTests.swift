@@ -2,6 +2,7 @@ import Foundation
 import Station
 import Capture
 import Testing
+import Vision
 
 /// The sections `idkiosk serve` reads: defaults, a full file, and errors that name the key.
 @Suite struct ServeConfigurationTests {
@@ -55,6 +56,33 @@ import Testing
         #expect(config.display.theme.primary == "#112233")
         #expect(config.display.theme.dark == "on")
         #expect(config.status.port == 9001)
+    }
+
+    @Test func theVisionSectionSetsTheFaceGuidanceAndTheLivenessChecks() throws {
+        let config = try Configuration.parse("""
+            vision:
+              face:
+                min-width-percent: 25
+                max-width-percent: 60
+                max-centre-offset-percent: 12
+                max-roll: 8
+                max-yaw: 20
+                min-response-percent: 7
+                min-correlation-percent: 90
+                min-parallax-permille: 15
+                min-turn: 8
+            """)
+        var settings = CameraCapture.Settings(name: "")
+        config.vision.face.apply(to: &settings)
+        #expect(settings.faceGuidance.minimumWidth == 0.25 && settings.faceGuidance.maximumWidth == 0.6)
+        #expect(settings.faceGuidance.maximumCentreOffset == 0.12)
+        #expect(settings.faceGuidance.maximumRoll == 8 && settings.faceGuidance.maximumYaw == 20)
+        #expect(settings.liveness.minimumResponse == 0.07 && settings.liveness.minimumCorrelation == 0.9)
+        #expect(settings.liveness.minimumParallax == 0.015 && settings.liveness.minimumTurn == 8)
+        // The defaults are the figures of docs/faces.md.
+        var defaults = CameraCapture.Settings(name: "")
+        Configuration().vision.face.apply(to: &defaults)
+        #expect(defaults.faceGuidance == FaceGuidance.Settings() && defaults.liveness == LivenessAnalyzer.Settings())
     }
 
     @Test func theVisionSectionSetsTheDocumentGuidance() throws {
@@ -112,6 +140,9 @@ import Testing
         ("vision:\n  models: models\n", "vision.models"),
         ("vision:\n  document:\n    max-tilt: 90\n", "vision.document.max-tilt"),
         ("vision:\n  document:\n    min-area: 12\n", "vision.document.min-area"),
+        ("vision:\n  face:\n    max-roll: 90\n", "vision.face.max-roll"),
+        ("vision:\n  face:\n    min-width-percent: 60\n    max-width-percent: 40\n", "vision.face.min-width-percent"),
+        ("vision:\n  face:\n    relief: 2\n", "vision.face.relief"),
     ])
     func errorsNameTheKey(yaml: String, key: String) {
         do {

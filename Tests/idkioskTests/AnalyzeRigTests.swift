@@ -10,6 +10,8 @@ import Testing
 /// recording of a passport page sliding in (hardware/rig/rig.sh copies it) and the MRZ model.
 enum VisionRig {
     static var sequence: String? { CommandRig.env("IDKIOSK_RIG_SEQUENCE") }
+    static var faceSequence: String? { CommandRig.env("IDKIOSK_RIG_FACE_SEQUENCE") }
+    static var hasFace: Bool { CommandRig.isActive && access("/dev/video10", F_OK) == 0 && faceSequence != nil && models != nil }
     static var models: String? { CommandRig.env("IDKIOSK_RIG_MODELS") }
     static var isActive: Bool {
         CommandRig.isActive && access("/dev/video10", F_OK) == 0 && sequence != nil && models != nil
@@ -25,11 +27,49 @@ enum VisionRig {
 struct AnalyzeRigTests {
     @Test func aPageSlidingInFrontOfTheCameraGivesTheChipKey() throws {
         let path = try #require(VisionRig.sequence), models = try #require(VisionRig.models)
-        let frames = MJPEG.split([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let run = try LoopbackFeed.while(path) {
+            IDKioskBinary.run("analyze", "document", "/dev/video10", "--frames", "90", "--models", models, "--json")
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        let report = try #require(reports?.first)
+        let states = (report["frames"] as? [[String: Any]])?.compactMap { $0["state"] as? String } ?? []
+        #expect(states.contains("ready"), "\(states)")
+        #expect(report["chipKeyRead"] as? Bool == true, "\(states)")
+    }
+}
+
+/// `idkiosk analyze face /dev/video10` in the rig VM, with v4l2loopback fed the generated
+/// face recording (a person turning slightly): the face is found through a real V4L2
+/// device, with its landmarks, and the guidance speaks.
+@Suite(
+    "analyze face through v4l2loopback in the rig VM",
+    .enabled(if: VisionRig.hasFace, "needs v4l2loopback, the generated face recording and the face models in the rig VM: run `make rig-test`"))
+struct AnalyzeFaceRigTests {
+    @Test func aPersonInFrontOfTheCameraIsFoundAndGuided() throws {
+        let path = try #require(VisionRig.faceSequence), models = try #require(VisionRig.models)
+        let run = try LoopbackFeed.while(path) {
+            IDKioskBinary.run("analyze", "face", "/dev/video10", "--frames", "45", "--models", models, "--json")
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        let frames = try #require(reports?.first?["frames"] as? [[String: Any]])
+        let withLandmarks = frames.filter { ($0["landmarks"] as? [[Double]])?.count == 5 }
+        let states = Set(frames.compactMap { $0["state"] as? String })
+        #expect(frames.count == 45)
+        #expect(withLandmarks.count >= 35, "\(withLandmarks.count) of \(frames.count) frames with a face")
+        #expect(!states.isEmpty && states != ["centerFace"], "\(states)")
+    }
+}
+
+/// Feeds v4l2loopback's /dev/video10 with a recording, round and round at 15 fps, while
+/// `body` runs.
+enum LoopbackFeed {
+    static func `while`<T>(_ recording: String, _ body: () throws -> T) throws -> T {
+        let frames = MJPEG.split([UInt8](try Data(contentsOf: URL(fileURLWithPath: recording))))
         try #require(frames.count > 30)
         let size = try JPEGCodec().size(of: frames[0])
         let mode = CaptureMode(format: .mjpeg, width: size.width, height: size.height, interval: FrameInterval(fps: 15))
-        // The writer goes round the recording at 15 fps while the command reads what it can.
         let writer = LoopbackWriter()
         let thread = Thread {
             do {
@@ -45,25 +85,26 @@ struct AnalyzeRigTests {
             } catch {
                 writer.failed("\(error)")
             }
+            writer.finish()
         }
         thread.start()
         defer { writer.stop() }
         for _ in 0..<100 where writer.written == 0 && writer.failure == nil { usleep(50_000) }
         try #require(writer.written > 0, "the loopback writer: \(writer.failure ?? "wrote nothing")")
-        let run = IDKioskBinary.run("analyze", "document", "/dev/video10", "--frames", "90", "--models", models, "--json")
+        let result = try body()
         writer.stop()
-        #expect(run.status == 0, "\(run.stderr)")
-        let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
-        let report = try #require(reports?.first)
-        let states = (report["frames"] as? [[String: Any]])?.compactMap { $0["state"] as? String } ?? []
-        #expect(states.contains("ready"), "\(states)")
-        #expect(report["chipKeyRead"] as? Bool == true, "\(states)")
+        // The writer closes the device before the next feed opens it.
+        for _ in 0..<40 where !writer.finished { usleep(50_000) }
+        return result
     }
 }
 
 /// The state the writer thread and the test share.
 final class LoopbackWriter: Sendable {
     private let state = Mutex<(stopped: Bool, written: Int, failure: String?)>((false, 0, nil))
+    private let done = Mutex(false)
+    var finished: Bool { done.withLock { $0 } }
+    func finish() { done.withLock { $0 = true } }
     var stopped: Bool { state.withLock { $0.stopped } }
     var written: Int { state.withLock { $0.written } }
     var failure: String? { state.withLock { $0.failure } }

@@ -143,6 +143,14 @@ if [ -f "$root/.cache/vision-data/sequences/td3-slide-in.mjpeg" ] && [ -f "$root
     cp "$root/.cache/vision-data/sequences/td3-slide-in.mjpeg" "$stage/rig/vision/"
     cp "$root/.cache/models/mrz-ocrb-v1.bin" "$root/.cache/models/MANIFEST" "$stage/rig/models/"
 fi
+# The face analysis rig test feeds the generated face recording (make face-data) with the
+# face models (make vision-models); without them it skips.
+if [ -f "$root/.cache/face-data/demo-face.mjpeg" ] && [ -f "$root/.cache/models/dlib_face_recognition_resnet_model_v1.dat" ]; then
+    mkdir -p "$stage/rig/vision" "$stage/rig/models"
+    cp "$root/.cache/face-data/demo-face.mjpeg" "$stage/rig/vision/"
+    cp "$root/.cache/models/shape_predictor_5_face_landmarks.dat" "$root/.cache/models/dlib_face_recognition_resnet_model_v1.dat" \
+        "$root/.cache/models/MANIFEST" "$stage/rig/models/"
+fi
 echo "$mode" > "$stage/rig/mode"
 echo "$filter" > "$stage/rig/filter"
 (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs.cpio.gz"

@@ -127,6 +127,7 @@ public struct StationApp: Sendable {
         var cameraSettings = CameraCapture.Settings(
             name: c.camera.name, previewFramesPerSecond: c.camera.previewFramesPerSecond, minimumSharpness: Double(c.camera.minimumSharpness))
         c.vision.document.apply(to: &cameraSettings)
+        c.vision.face.apply(to: &cameraSettings)
         cameraSettings.modelsFolder = c.vision.models
         let camera = CameraCapture(
             settings: cameraSettings,

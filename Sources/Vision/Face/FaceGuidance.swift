@@ -37,7 +37,7 @@ public struct FaceGuidance: Sendable {
 
     public struct Settings: Hashable, Sendable {
         /// The face box's width as a part of the frame's: the band a face should be in.
-        public var minimumWidth = 0.22
+        public var minimumWidth = 0.18
         public var maximumWidth = 0.5
         /// The farthest the face's centre may be from the frame's, as a part of its width
         /// (horizontally) and height (vertically).
