@@ -349,7 +349,7 @@ let package = Package(
         .testTarget(
             name: "StationTests",
             dependencies: [
-                "Station", "Capture", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash",
+                "Station", "Capture", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash", "Vision",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -408,7 +408,7 @@ let package = Package(
         .testTarget(
             name: "BackendTests",
             dependencies: [
-                "Backend", "KioskTestKit", "ReferenceBackend", "MRTD", "VirtualPassport", "Imaging", "Vision", "outbox-drain-child", "idkiosk-backend",
+                "Backend", "KioskTestKit", "ReferenceBackend", "MRTD", "VirtualPassport", "Imaging", "Vision", "Camera", "outbox-drain-child", "idkiosk-backend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -67,4 +67,28 @@ struct LivenessCaptureTests {
         #expect(record.result.decision != .live, "\(presentation): \(record.result)")
         #expect(!line.isOn)
     }
+
+    @Test("cancelled mid-challenge (the person walked away, the journey timed out): the LED is off, no face image is kept")
+    func cancelledMidChallenge() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-lit-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try #require(FaceData()).litRecordings(in: folder, presentation: "genuine")
+        var settings = CameraCapture.Settings(name: "file:\(folder)")
+        settings.modelsFolder = VisionCrops.models
+        let line = SimulatedLine()
+        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: Self.logger)
+        let capture = CameraCapture(settings: settings, flash: flash, preview: PreviewFeed(), logger: Self.logger)
+        let events = Events()
+        let task = Task {
+            await capture.capture(CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true)) { events.add($0) }
+        }
+        // Until the LED has been lit once: the challenge runs.
+        for _ in 0..<600 where !line.transitions.contains(true) { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(line.transitions.contains(true))
+        task.cancel()
+        await task.value
+        #expect(!line.isOn)
+        #expect(events.images.isEmpty)
+        #expect(events.record == nil)
+    }
 }
