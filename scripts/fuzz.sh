@@ -8,11 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
-targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader"}
+targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader face dg2"}
 runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
 [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
-make --no-print-directory vision-data vision-models >/dev/null
+make --no-print-directory vision-data vision-models face-data >/dev/null
 echo "==> building idkiosk-fuzz with coverage and AddressSanitizer (.build/fuzz)"
 swift build --build-path .build/fuzz --product idkiosk-fuzz \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
@@ -46,6 +46,30 @@ printf 'YUV4MPEG2 W64 H48 F15:1 Ip A1:1 C420jpeg\nFRAME\n' > /tmp/idkiosk-seed.y
 printf 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10' > /tmp/idkiosk-seed.mrz && seed mrz-text /tmp/idkiosk-seed.mrz
 seed finder /tmp/idkiosk-seed.mrz
 seed mrz-reader /tmp/idkiosk-seed.mrz
+# A face as the face target reads it (two bytes of half size, then luma), and a DG2 of the
+# virtual passport's kind (ISO/IEC 19794-5 around a small JPEG), both from the face data.
+/usr/bin/python3 - <<'PY'
+import glob, io, struct
+from PIL import Image
+photos = sorted(glob.glob(".cache/face-data/sources/*"))
+if photos:
+    face = Image.open(photos[0]).convert("L").resize((96, 96))
+    open("/tmp/idkiosk-seed-face.bin", "wb").write(bytes([47, 47]) + face.tobytes())
+    small = Image.open(photos[0]).convert("RGB").resize((60, 80))
+    jpeg = io.BytesIO(); small.save(jpeg, "JPEG", quality=60); jpeg = jpeg.getvalue()
+    def tlv(tag, value):
+        n = len(value)
+        length = bytes([n]) if n < 128 else bytes([0x81, n]) if n < 256 else bytes([0x82, n >> 8, n & 255])
+        return tag + length + value
+    # Facial record header (FAC, version 010), one face: the record's own length fields.
+    record = b"FAC\x00" + b"010\x00" + struct.pack(">IH", 14 + 20 + 12 + len(jpeg), 1)
+    record += struct.pack(">IH", 20 + 12 + len(jpeg), 0) + bytes(14) + bytes([1, 0]) + struct.pack(">HH", 60, 80) + bytes([1, 2]) + bytes(4)
+    record += jpeg
+    bit = tlv(b"\x7f\x61", tlv(b"\x02", b"\x01") + tlv(b"\x7f\x60", tlv(b"\xa1", tlv(b"\x80", b"\x01\x01")) + tlv(b"\x5f\x2e", record)))
+    open("/tmp/idkiosk-seed-dg2.bin", "wb").write(tlv(b"\x75", bit))
+PY
+seed face /tmp/idkiosk-seed-face.bin
+seed dg2 /tmp/idkiosk-seed-dg2.bin
 status=0
 for target in $targets; do
     echo "==> $target, ${seconds} s"

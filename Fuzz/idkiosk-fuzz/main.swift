@@ -44,6 +44,34 @@ func run(_ target: String, _ bytes: [UInt8]) {
         let start = pixels.count - min(bytes.count, pixels.count)
         pixels.replaceSubrange(start..., with: bytes.prefix(pixels.count))
         _ = reader.read(LumaImage(width: 856, height: 540, pixels: pixels))
+    case "face":
+        // As `finder`: two bytes of size (times two, up to 512 x 512), the rest the pixels;
+        // the faces found, their guidance, and the liveness checks on them.
+        guard bytes.count >= 2, let detector = Fuzz.faceDetector else { return }
+        let (width, height) = (2 * Int(bytes[0]) + 2, 2 * Int(bytes[1]) + 2)
+        var pixels = Array(bytes.dropFirst(2).prefix(width * height))
+        pixels += [UInt8](repeating: 128, count: width * height - pixels.count)
+        let image = LumaImage(width: width, height: height, pixels: pixels)
+        guard let observation = try? detector.observe(image) else { return }
+        var guidance = FaceGuidance()
+        _ = guidance.observe(observation)
+        var analyzer = LivenessAnalyzer()
+        for (k, face) in observation.faces.enumerated() { analyzer.add(image, face: face, lit: k % 2 == 0) }
+        _ = analyzer.result()
+    case "dg2":
+        // A chip's DG2 as a hostile chip might send it: parsed, its first image decoded
+        // (JPEG or JPEG 2000) and looked at for a face.
+        guard let face = (try? DataGroup2(bytes))?.faces.first else { return }
+        let data = face.imageData
+        var rgb = RGBImage()
+        if data.starts(with: [0xFF, 0xD8]) {
+            guard (try? JPEGCodec().decodeRGB(data, into: &rgb)) != nil else { return }
+        } else {
+            guard let decoded = try? JPEG2000.decodeRGB(data) else { return }
+            rgb = decoded
+        }
+        guard rgb.width <= 1024, rgb.height <= 1024 else { return }
+        _ = try? Fuzz.faceDetector?.observe(LumaImage(rgb))
     default:
         FileHandle.standardError.write(Data("idkiosk-fuzz: unknown target \(target); one of \(Fuzz.targets.joined(separator: ", "))\n".utf8))
         exit(64)
@@ -51,12 +79,15 @@ func run(_ target: String, _ bytes: [UInt8]) {
 }
 
 enum Fuzz {
-    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader"]
+    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2"]
     nonisolated(unsafe) static var target = ""
     nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
     /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.
     nonisolated(unsafe) static var reader: MRZReader? = (try? MRZModel(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
         .map { MRZReader(model: $0) }
+    /// The face detector with the face models of IDKIOSK_MODELS (without them: no landmarks).
+    nonisolated(unsafe) static var faceDetector: FaceDetector? = try? FaceDetector(
+        models: try? FaceModels(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
 }
 
 var arguments = CommandLine.arguments

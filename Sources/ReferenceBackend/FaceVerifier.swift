@@ -28,7 +28,9 @@ public struct NoFaceModels: FaceVerifier {
 /// a portrait or face in which no face is found is REJECTED (`NO_FACE_IN_PORTRAIT`,
 /// `NO_FACE_IN_IMAGE`). Liveness: `live` PASSED; `attack` REJECTED with the first reason
 /// (`LIVENESS_NO_LIGHT_RESPONSE`, `LIVENESS_OUT_OF_STEP_WITH_LIGHT`, `LIVENESS_PLANAR_MOTION`);
-/// `notPossible` WARNING (`LIVENESS_NOT_POSSIBLE`); a record that cannot be read REJECTED.
+/// `notPossible` REJECTED too (`LIVENESS_NOT_POSSIBLE`: liveness that could not be
+/// established is not taken for it; a print turned when a head turn was asked shows no
+/// turn); a record that cannot be read REJECTED.
 public struct VisionFaceVerifier: FaceVerifier {
     let models: FaceModels
     let matcher: FaceMatcher
@@ -78,7 +80,7 @@ public struct VisionFaceVerifier: FaceVerifier {
         let result = analyzer.result()
         switch result.decision {
         case .live: return (.PASSED, nil)
-        case .notPossible: return (.WARNING, "LIVENESS_NOT_POSSIBLE")
+        case .notPossible: return (.REJECTED, "LIVENESS_NOT_POSSIBLE")
         case .attack:
             let reason = result.reasons.first { $0.isEvidenceOfAttack }
             return (.REJECTED, "LIVENESS_" + (reason.map(Self.code) ?? "ATTACK"))

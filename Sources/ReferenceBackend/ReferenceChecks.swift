@@ -189,9 +189,11 @@ enum ReferenceChecks {
             for part in faceParts where part.classifier.rawValue.hasPrefix("LIVENESS_") {
                 if let n = Int(part.classifier.rawValue.dropFirst("LIVENESS_".count)) { frames[n] = [UInt8](part.body) }
             }
+            let record = faceParts.first { $0.classifier == .livenessRecord }
             let liveness: (decision: Decision, reason: String?) =
-                if let record = faceParts.first(where: { $0.classifier == .livenessRecord }) { faces.liveness(frames: frames, record: record.body) }
-                else { (.NOT_EXECUTED, "NO_LIVENESS_FRAMES") }
+                if frames.isEmpty { (.NOT_EXECUTED, "NO_LIVENESS_FRAMES") }
+                else if let record { faces.liveness(frames: frames, record: record.body) }
+                else { (.NOT_EXECUTED, "NO_LIVENESS_RECORD") }
             caps.liveness.append(CapabilityResult(id: "liveness", credentialId: faceCredential, decision: liveness.decision, reason: liveness.reason))
             let executed = similarity.decision != .NOT_EXECUTED && liveness.decision != .NOT_EXECUTED
             outcome.faceResult = FaceResult(

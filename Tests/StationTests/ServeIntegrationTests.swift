@@ -87,6 +87,20 @@ struct ServeIntegrationTests {
         }
     }
 
+    /// A print of the right person held up to the camera (the simulated person's `print`
+    /// presentation): it answers the LED like paper and does not turn like a head, so the
+    /// backend's own liveness check rejects the journey.
+    @Test func aPrintHeldUpEndsRejected() async throws {
+        var options = DemoStack.Options()
+        options.autopilot = 1
+        options.presentation = "print"
+        try await withStack(options) { stack in
+            try await stack.waitForOutput("backend decision for ", limit: .seconds(240))
+            let output = stack.serve.output
+            #expect(output.contains(": REJECTED"), "\(output.suffix(3000))")
+        }
+    }
+
     @Test func sigtermMidJourneyCancelsWipesAndExitsCleanly() async throws {
         var options = DemoStack.Options()
         options.autopilot = 1

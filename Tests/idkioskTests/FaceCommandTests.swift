@@ -82,3 +82,22 @@ struct FaceCommandTests {
         #expect(IDKioskBinary.run("analyze", "face", "--led", "01x", FacePhotos.coffeePath).status == 64)
     }
 }
+
+/// `idkiosk diag models`: what the station would load, and what is wrong when it cannot.
+@Suite struct DiagModelsCommandTests {
+    @Test(.enabled(if: FacePhotos.models != nil && VisionCrops.hasModel, "needs the models (make vision-models)"))
+    func everyModelLoads() throws {
+        let run = IDKioskBinary.run("diag", "models", "--models", VisionCrops.models, "--json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.count == 2)
+        #expect(reports.allSatisfy { $0["available"] as? Bool == true })
+    }
+
+    @Test func aMissingFolderIsSaidAndExits78() throws {
+        let run = IDKioskBinary.run("diag", "models", "--models", "/nonexistent/models")
+        #expect(run.status == 78)
+        #expect(run.stdout.contains("model-missing"))
+        #expect(run.stderr.contains("make vision-models"))
+    }
+}

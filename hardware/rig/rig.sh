@@ -159,7 +159,7 @@ say "initramfs $(du -h "$cache/initramfs.cpio.gz" | cut -f1), modules: ${order[*
 # 4. Boot. TCG only: /dev/kvm here cannot run a normal kernel.
 results="$cache/results"
 rm -rf "$results"; mkdir -p "$results"
-qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 1536 -no-reboot -nographic
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 3072 -no-reboot -nographic
     -kernel "$cache/kernel/boot/vmlinuz-$kver" -initrd "$cache/initramfs.cpio.gz"
     -append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init"
     -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results")

@@ -194,6 +194,9 @@ public struct StationApp: Sendable {
             configuration: .init(
                 services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { resultTask?.cancel() }
+        // The reader monitor's thread must leave libpcsclite before the process exits (its
+        // destructor frees the contexts): stop it on every path; `serve` then waits for it.
+        defer { chip.stopWatching() }
         do {
             try await group.run()
         } catch {
