@@ -50,8 +50,9 @@ struct LivenessCaptureTests {
         #expect(events.frames == record.frames.count && record.frames.count >= 25)
         #expect(record.frames.contains { $0.lit == true } && record.frames.contains { $0.lit == false })
         #expect(record.frames.contains { $0.phase == "turn" })
-        // The LED went on and off as the challenge said, and is off at the end.
-        #expect(line.transitions.filter { $0 }.count >= 3)
+        // The LED went on and off as the challenge said (a third of 10 slots lit at least,
+        // never more than two in a row: lit at least twice), and is off at the end.
+        #expect(line.transitions.filter { $0 }.count >= 2)
         #expect(!line.isOn)
         let updates = events.list.withLock { $0.compactMap { if case .update(let u) = $0 { u } else { nil } } }
         #expect(updates.contains(.flash(.on)) && updates.contains(.flash(.off)))

@@ -100,3 +100,19 @@ struct FaceGuidanceTests {
         #expect(abs(Self.face(roll: 30, noseShift: 0.1).landmarks!.noseOffset - 0.1) < 0.01)
     }
 }
+
+/// The light challenge's random sequences keep their promises.
+@Suite struct LightChallengeTests {
+    @Test("a thousand challenges: dark first, a third lit and a third dark at least, never three equal slots in a row")
+    func promises() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let challenge = LightChallenge.random(slots: 10, framesPerSlot: 3, using: &generator)
+            #expect(challenge.slots.count == 10 && challenge.slots.first == false)
+            let lit = challenge.slots.filter { $0 }.count
+            #expect(lit >= 3 && 10 - lit >= 3)
+            for i in 2..<10 { #expect(!(challenge.slots[i] == challenge.slots[i - 1] && challenge.slots[i] == challenge.slots[i - 2])) }
+            #expect(challenge.state(atFrame: 29) != nil && challenge.state(atFrame: 30) == nil)
+        }
+    }
+}
