@@ -157,11 +157,8 @@ enum FaceBenchmark {
         var cache: [String: FaceEmbedding] = [:]
         func embedding(_ path: String) throws -> FaceEmbedding? {
             if let known = cache[path] { return known }
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: data.root + "/" + path)))
-            var image = RGBImage()
-            if PNGCodec.isPNG(bytes) { image = try PNGCodec.decodeRGB(bytes) } else { try JPEGCodec().decodeRGB(bytes, into: &image) }
-            guard let landmarks = try detector.observe(LumaImage(image)).face?.landmarks else { return nil }
-            let made = try models.embedding(of: image, landmarks: landmarks)
+            let image = try ImageFile.decodeRGB([UInt8](try Data(contentsOf: URL(fileURLWithPath: data.root + "/" + path))))
+            guard let made = try models.embedding(ofSurestFaceIn: image, detector: detector) else { return nil }
             cache[path] = made
             return made
         }

@@ -62,15 +62,7 @@ func run(_ target: String, _ bytes: [UInt8]) {
         // A chip's DG2 as a hostile chip might send it: parsed, its first image decoded
         // (JPEG or JPEG 2000) and looked at for a face.
         guard let face = (try? DataGroup2(bytes))?.faces.first else { return }
-        let data = face.imageData
-        var rgb = RGBImage()
-        if data.starts(with: [0xFF, 0xD8]) {
-            guard (try? JPEGCodec().decodeRGB(data, into: &rgb)) != nil else { return }
-        } else {
-            guard let decoded = try? JPEG2000.decodeRGB(data) else { return }
-            rgb = decoded
-        }
-        guard rgb.width <= 1024, rgb.height <= 1024 else { return }
+        guard let rgb = try? ImageFile.decodeRGB(face.imageData), rgb.width <= 1024, rgb.height <= 1024 else { return }
         _ = try? Fuzz.faceDetector?.observe(LumaImage(rgb))
     default:
         FileHandle.standardError.write(Data("idkiosk-fuzz: unknown target \(target); one of \(Fuzz.targets.joined(separator: ", "))\n".utf8))

@@ -21,11 +21,7 @@ public enum FacePhotos {
         rightEyeInner: Point(x: 236, y: 103), rightEyeOuter: Point(x: 254, y: 102), noseBase: Point(x: 222, y: 133))
 
     public static func rgb(_ path: String) throws -> RGBImage {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        if PNGCodec.isPNG(bytes) { return try PNGCodec.decodeRGB(bytes) }
-        var image = RGBImage()
-        try JPEGCodec().decodeRGB(bytes, into: &image)
-        return image
+        try ImageFile.decodeRGB([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
     public static var astronaut: RGBImage { get throws { try rgb(astronautPath) } }

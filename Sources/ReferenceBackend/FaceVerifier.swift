@@ -99,20 +99,9 @@ public struct VisionFaceVerifier: FaceVerifier {
 
     /// The embedding of the surest face in a JPEG, PNG or JPEG 2000 image.
     private func embedding(_ bytes: [UInt8]) -> FaceEmbedding? {
-        var image = RGBImage()
+        guard var image = try? ImageFile.decodeRGB(bytes) else { return nil }
         defer { image.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        do {
-            if bytes.starts(with: [0xFF, 0xD8]) {
-                try JPEGCodec(fastDecode: false).decodeRGB(bytes, into: &image)
-            } else if PNGCodec.isPNG(bytes) {
-                image = try PNGCodec.decodeRGB(bytes)
-            } else {
-                image = try JPEG2000.decodeRGB(bytes)
-            }
-            guard let landmarks = try FaceDetector(models: models).observe(LumaImage(image)).face?.landmarks else { return nil }
-            return try models.embedding(of: image, landmarks: landmarks)
-        } catch {
-            return nil
-        }
+        guard let detector = try? FaceDetector(models: models) else { return nil }
+        return (try? models.embedding(ofSurestFaceIn: image, detector: detector)) ?? nil
     }
 }

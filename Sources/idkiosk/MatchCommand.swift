@@ -79,30 +79,20 @@ struct MatchCommand: AsyncParsableCommand {
     /// The embedding of the surest face in the image at `path`.
     static func embedding(_ path: String, models: FaceModels) throws -> FaceEmbedding {
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure(.badInput, "cannot read \(path)") }
-        let bytes = [UInt8](data)
-        var image = RGBImage()
+        var image: RGBImage
         do {
-            if PNGCodec.isPNG(bytes) {
-                image = try PNGCodec.decodeRGB(bytes)
-            } else if bytes.starts(with: [0xFF, 0xD8]) {
-                try JPEGCodec(fastDecode: false).decodeRGB(bytes, into: &image)
-            } else {
-                image = try JPEG2000.decodeRGB(bytes)
-            }
+            image = try ImageFile.decodeRGB([UInt8](data))
         } catch {
             throw CommandFailure(.badInput, "\(path) is not a readable JPEG, PNG or JPEG 2000 image: \(error)")
         }
         defer { image.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        let found: FaceEmbedding?
         do {
-            let observation = try FaceDetector(models: models).observe(LumaImage(image))
-            guard let face = observation.face, let landmarks = face.landmarks else {
-                throw CommandFailure(.badInput, "no face found in \(path)", hint: "a frontal face at least 40 pixels wide is needed")
-            }
-            return try models.embedding(of: image, landmarks: landmarks)
-        } catch let failure as CommandFailure {
-            throw failure
+            found = try models.embedding(ofSurestFaceIn: image, detector: try FaceDetector(models: models))
         } catch {
             throw CommandFailure(.internalError, "the face in \(path) cannot be described: \(error)")
         }
+        guard let found else { throw CommandFailure(.badInput, "no face found in \(path)", hint: "a frontal face at least 40 pixels wide is needed") }
+        return found
     }
 }

@@ -67,10 +67,7 @@ struct SimPassportCommand: AsyncParsableCommand {
                     throw CommandFailure(.badInput, "--photo: cannot read \(path)")
                 }
                 do {
-                    if PNGCodec.isPNG(bytes) { return try PNGCodec.decodeRGB(bytes) }
-                    var image = RGBImage()
-                    try JPEGCodec(fastDecode: false).decodeRGB(bytes, into: &image)
-                    return image
+                    return try ImageFile.decodeRGB(bytes)
                 } catch {
                     throw CommandFailure(.badInput, "--photo: \(path) is not a readable JPEG or PNG image: \(error)")
                 }

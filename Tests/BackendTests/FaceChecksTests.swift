@@ -41,9 +41,7 @@ struct FaceChecksTests {
         let who = portrait ?? truth.identity
         let sources = data.root + "/sources"
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: sources).sorted().first { $0.hasPrefix(who + ".") })
-        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sources + "/" + name)))
-        var image = RGBImage()
-        if PNGCodec.isPNG(photo) { image = try PNGCodec.decodeRGB(photo) } else { try JPEGCodec().decodeRGB(photo, into: &image) }
+        let image = try ImageFile.decodeRGB([UInt8](try Data(contentsOf: URL(fileURLWithPath: sources + "/" + name))))
         let set = try PassportDataSet.make(portrait: image) { $0 }
         let chip = ChipData(
             dataGroups: ["DG1": Data(set.files[.dg1]!), "DG2": Data(set.files[.dg2]!)],

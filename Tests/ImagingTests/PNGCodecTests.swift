@@ -65,3 +65,19 @@ import Testing
         #expect(throws: ImagingError.self) { try PNGCodec.decodeLuma([]) }
     }
 }
+
+@Suite struct ImageFileTests {
+    @Test("JPEG, PNG and JPEG 2000 are told apart by their first bytes; anything else is a JPEG 2000 error")
+    func kinds() throws {
+        var image = RGBImage(width: 128, height: 96)
+        for i in image.pixels.indices { image.pixels[i] = UInt8(i % 251) }
+        let jpeg = try JPEGCodec().encode(image, quality: 95)
+        let jp2 = try JPEG2000.encode(image, ratio: 5)
+        for bytes in [jpeg, jp2] {
+            let decoded = try ImageFile.decodeRGB(bytes)
+            #expect(decoded.width == 128 && decoded.height == 96)
+        }
+        #expect(throws: ImagingError.self) { try ImageFile.decodeRGB([1, 2, 3, 4]) }
+        #expect(throws: ImagingError.self) { try ImageFile.decodeRGB([0xFF, 0xD8, 0xFF, 0xE0, 0, 1]) }
+    }
+}

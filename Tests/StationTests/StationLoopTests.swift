@@ -81,23 +81,32 @@ import Testing
 
     /// The chip refuses the key read from the MRZ: the display asks the person, who types the
     /// card access number, and the chip is read with it.
+    /// From the idle screen: a journey started, every consent given, the station's first
+    /// credential started; its id.
+    @discardableResult
+    static func startCredential(_ station: StationHarness) async throws -> String {
+        try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+        station.loop.submit(.station(.startJourney))
+        try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
+        let ids: [String] = station.display.messages.compactMap { message -> String? in
+            if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
+        }
+        let id = try #require(ids.first)
+        let items: [ConsentItem] = station.display.messages.compactMap { message -> [ConsentItem]? in
+            if case .initialized(_, let items) = message { items } else { nil }
+        }.first ?? []
+        for item in items { station.loop.submit(.flow(.userConsented(itemID: item.id, decision: true))) }
+        station.loop.submit(.flow(.startCredential(id: id)))
+        try await station.display.waitForMessage("credential") { if case .credentialStarted = $0 { true } else { false } }
+        return id
+    }
+
     @Test func aRefusedKeyIsAskedOfThePersonAndTheTypedKeyOpensTheChip() async throws {
         var options = StationHarness.Options()
         options.autopilot = false
         options.chip = .opensWith(.can("123456"))
         try await StationHarness.with(options) { station in
-            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.station(.startJourney))
-            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
-            let ids: [String] = station.display.messages.compactMap { message -> String? in
-                if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
-            }
-            let items: [ConsentItem] = station.display.messages.compactMap { message -> [ConsentItem]? in
-                if case .initialized(_, let items) = message { items } else { nil }
-            }.first ?? []
-            for item in items { station.loop.submit(.flow(.userConsented(itemID: item.id, decision: true))) }
-            station.loop.submit(.flow(.startCredential(id: try #require(ids.first))))
-            try await station.display.waitForMessage("credential") { if case .credentialStarted = $0 { true } else { false } }
+            try await Self.startCredential(station)
             if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
                 station.loop.submit(.flow(.setConfiguration(country: "XXX", document: Document(.passport))))
             }
@@ -118,21 +127,7 @@ import Testing
         options.autopilot = false
         options.sender = false  // the backend "is away": parts stay in the outbox
         try await StationHarness.with(options) { station in
-            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.station(.startJourney))
-            try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
-            let ids: [String] = station.display.messages.compactMap { message -> String? in
-                if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
-            }
-            let id = try #require(ids.first)
-            let items: [ConsentItem] = station.display.messages.compactMap { message -> [ConsentItem]? in
-                if case .initialized(_, let items) = message { items } else { nil }
-            }.first ?? []
-            for item in items {
-                station.loop.submit(.flow(.userConsented(itemID: item.id, decision: true)))
-            }
-            station.loop.submit(.flow(.startCredential(id: id)))
-            try await station.display.waitForMessage("credential") { if case .credentialStarted = $0 { true } else { false } }
+            try await Self.startCredential(station)
             if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
                 station.loop.submit(.flow(.setConfiguration(country: "XXX", document: Document(.passport))))
             }

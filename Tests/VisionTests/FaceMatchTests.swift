@@ -9,8 +9,7 @@ import Vision
 struct FaceMatchTests {
     func embedding(_ image: RGBImage) throws -> FaceEmbedding {
         let models = try #require(FacePhotos.models)
-        let face = try #require(try FaceDetector(models: models).observe(LumaImage(image)).face)
-        return try models.embedding(of: image, landmarks: try #require(face.landmarks))
+        return try #require(try models.embedding(ofSurestFaceIn: image, detector: FaceDetector(models: models)))
     }
 
     @Test("the astronaut turned, scaled and moved matches herself; Grace Hopper does not match her")

@@ -18,11 +18,13 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts in the worktree
 
 import argparse
-import hashlib
 import json
 import math
 import os
 from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
 
 import cv2
 import numpy as np
@@ -53,16 +55,6 @@ def problem(where, what):
 
 def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-
-
-def source_hash():
-    h = hashlib.sha256()
-    for name in sorted(os.listdir(HERE)):
-        if name.endswith(".py"):
-            h.update(name.encode())
-            with open(os.path.join(HERE, name), "rb") as f:
-                h.update(f.read())
-    return h.hexdigest()
 
 
 def points(face):
@@ -404,7 +396,7 @@ def main():
     except (OSError, ValueError):
         print("check: %s has no stamp (run scripts/face-data/generate.py)" % out)
         return 1
-    if stamp.get("sources") != source_hash():
+    if stamp.get("sources") != datagen.source_hash(HERE):
         problem("stamp.json", "made by another version of the generator (run scripts/face-data/generate.py)")
     bad = sources.verify(out)
     if bad:
@@ -446,13 +438,7 @@ def main():
         print("landmarks: photograph warped by the recorded landmarks at %d faces: agreement median %.3f (min %.3f), "
               "moved by 12%% of the eye distance median %.3f; recorded best in %d of %d"
               % (len(a), np.median(a[:, 0]), a[:, 0].min(), np.median(a[:, 1]), int((a[:, 0] >= a[:, 1]).sum()), len(a)))
-    if problems:
-        print("check: %d problems" % len(problems))
-        for p in problems[:40]:
-            print("  " + p)
-        return 1
-    print("check: all good")
-    return 0
+    return datagen.verdict(problems)
 
 
 if __name__ == "__main__":

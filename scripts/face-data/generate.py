@@ -15,13 +15,15 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts in the worktree
 
 import argparse
-import hashlib
 import json
 import math
 import os
 import random
 import shutil
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
 
 import cv2
 import numpy as np
@@ -678,16 +680,6 @@ def make_demo(out):
 
 # ---------------------------------------------------------------- the run
 
-def source_hash():
-    h = hashlib.sha256()
-    for name in sorted(os.listdir(HERE)):
-        if name.endswith(".py"):
-            h.update(name.encode())
-            with open(os.path.join(HERE, name), "rb") as f:
-                h.update(f.read())
-    return h.hexdigest()
-
-
 def contact_sheet(out):
     tiles = []
     for split in SPLITS:
@@ -764,7 +756,7 @@ def main():
     if fetched:
         print("  %-15s %6.1f s (%d photographs)" % ("sources", time.time() - wall, fetched))
     stamp_path = os.path.join(out, "stamp.json")
-    src = source_hash()
+    src = datagen.source_hash(HERE)
     try:
         stamp = json.load(open(stamp_path))
     except (OSError, ValueError):

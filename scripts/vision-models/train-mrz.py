@@ -28,6 +28,9 @@ import struct
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # scripts/: datagen
+import datagen
+
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -358,18 +361,7 @@ def main():
     print(f"train accuracy {accuracy(params, x, y):.4f}, validation accuracy {accuracy(params, xv, yv):.4f}")
     print(f"validation confusions: {confusions(params, xv, yv)}")
     digest = write_model(model, params)
-    manifest = os.path.join(out, "MANIFEST")
-    entries = {}
-    if os.path.exists(manifest):
-        with open(manifest) as handle:
-            for line in handle:
-                parts = line.split()
-                if len(parts) == 2:
-                    entries[parts[1]] = parts[0]
-    entries[MODEL_NAME] = digest
-    with open(manifest, "w") as handle:
-        for name in sorted(entries):
-            handle.write(f"{entries[name]}  {name}\n")
+    datagen.update_manifest(out, {MODEL_NAME: digest})
     with open(stamp, "w") as handle:
         handle.write(script_hash + "\n")
     print(f"wrote {model} (sha256 {digest}) in {time.monotonic() - wall:.0f} s wall, {time.process_time() - started:.0f} s CPU")

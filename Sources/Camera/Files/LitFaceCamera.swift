@@ -27,6 +27,8 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
     private let light: @Sendable () async -> Bool
     private let poses: [Pose]
     private let sway: [Int]
+    /// The poses of the head turn (not of the sway), by yaw.
+    private let turning: [Int]
     private let width: Int
     private let height: Int
     private var startInstant: C.Instant?
@@ -113,7 +115,9 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
             names.append(entry.pose)
         }
         self.poses = poses
-        sway = manifest.sway.compactMap { names.firstIndex(of: $0) }
+        let sway = manifest.sway.compactMap { names.firstIndex(of: $0) }
+        self.sway = sway
+        turning = poses.indices.filter { !sway.contains($0) }.sorted { poses[$0].yaw < poses[$1].yaw }
         mode = CaptureMode(format: .rgb24, width: width, height: height, interval: FrameInterval(fps: framesPerSecond))
     }
 
@@ -183,25 +187,16 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
         startInstant = nil
     }
 
-    /// The pose of the next frame: towards the asked yaw one pose every second frame, else
-    /// the sway path, back and forth, a pose every third frame.
+    /// The pose of the next frame: towards the asked yaw (or back to frontal) one turning pose
+    /// every second frame; once frontal and not asked, the sway path back and forth, a pose
+    /// every third frame.
     private func nextPose() -> Int {
         let target = head.withLock { $0 }
-        let turning = poses.indices.filter { !sway.contains($0) }.sorted { poses[$0].yaw < poses[$1].yaw }
-        if let target, !turning.isEmpty {
+        if !turning.isEmpty, target != nil || abs(yaw) > 0.5 {
             let steps = turning.map { poses[$0].yaw }
-            let current = steps.enumerated().min { abs($0.element - yaw) < abs($1.element - yaw) }!.offset
-            let wanted = steps.enumerated().min { abs($0.element - target) < abs($1.element - target) }!.offset
+            func nearest(_ value: Double) -> Int { steps.indices.min { abs(steps[$0] - value) < abs(steps[$1] - value) }! }
+            let current = nearest(yaw), wanted = nearest(target ?? 0)
             let next = index % 2 == 0 ? current + (wanted > current ? 1 : wanted < current ? -1 : 0) : current
-            yaw = steps[next]
-            return turning[next]
-        }
-        if !turning.isEmpty, abs(yaw) > 0.5 {
-            // Back to frontal before swaying again.
-            let steps = turning.map { poses[$0].yaw }
-            let current = steps.enumerated().min { abs($0.element - yaw) < abs($1.element - yaw) }!.offset
-            let zero = steps.enumerated().min { abs($0.element) < abs($1.element) }!.offset
-            let next = index % 2 == 0 ? current + (zero > current ? 1 : zero < current ? -1 : 0) : current
             yaw = steps[next]
             return turning[next]
         }

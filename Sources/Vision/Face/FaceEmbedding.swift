@@ -38,6 +38,13 @@ extension FaceModels {
     public func embedding(of image: RGBImage, landmarks: FaceLandmarks) throws(VisionError) -> FaceEmbedding {
         FaceEmbedding(values: try embedding(ofChip: try chip(of: image, landmarks: landmarks)))
     }
+
+    /// The embedding of the face `detector` is surest of in `image`; nil when it finds none
+    /// with landmarks (`detector` must hold these models).
+    public func embedding(ofSurestFaceIn image: RGBImage, detector: FaceDetector) throws(VisionError) -> FaceEmbedding? {
+        guard let landmarks = try detector.observe(LumaImage(image)).face?.landmarks else { return nil }
+        return try embedding(of: image, landmarks: landmarks)
+    }
 }
 
 /// Whether two faces are one person: the embeddings' distance against a threshold, with a

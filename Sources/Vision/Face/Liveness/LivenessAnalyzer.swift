@@ -60,7 +60,6 @@ public struct LivenessAnalyzer: Sendable {
         var image: LumaImage
         var box: FaceBox
         var yaw: Double
-        var lit: Bool?
     }
 
     public init(settings: Settings = Settings()) {
@@ -90,12 +89,12 @@ public struct LivenessAnalyzer: Sendable {
         guard let lit else { return }
         if let first = reference[lit] {
             if abs(yaw - first.yaw) > abs((turned[lit]?.yaw ?? first.yaw) - first.yaw) {
-                turned[lit] = Kept(image: image, box: face.box, yaw: yaw, lit: lit)
+                turned[lit] = Kept(image: image, box: face.box, yaw: yaw)
             }
         } else {
             // The first frame: the pose the person was guided into, whatever its yaw reads
             // (a head held a little turned, or landmarks that read a face so, is not refused).
-            reference[lit] = Kept(image: image, box: face.box, yaw: yaw, lit: lit)
+            reference[lit] = Kept(image: image, box: face.box, yaw: yaw)
         }
     }
 
