@@ -22,6 +22,9 @@ public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         case transactionFinished
         /// The backend refused the request as invalid (400/409/413/422).
         case rejected
+        /// The enrollment or authentication transaction reference of an Authentication
+        /// cannot be used (no such finished verification, or its face is gone).
+        case referenceInvalid
         /// The station's configuration lacks what the call needs.
         case notConfigured
     }
@@ -81,7 +84,7 @@ public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch kind {
         case .noConnection, .network: true
-        case .secureConnection, .credentials, .forbidden, .encryptionKeyInvalid, .transactionFinished, .rejected, .notConfigured: false
+        case .secureConnection, .credentials, .forbidden, .encryptionKeyInvalid, .transactionFinished, .rejected, .referenceInvalid, .notConfigured: false
         }
     }
 

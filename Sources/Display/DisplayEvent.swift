@@ -37,6 +37,9 @@ public enum StartTrigger: String, Hashable, Sendable, Codable, CaseIterable {
     case card
     /// A touch on the display (`startJourney`).
     case touch
+    /// A display sends `startJourney` with the reference of the person's enrollment (an
+    /// Authentication station): typed, or scanned by a reader that types, on the idle screen.
+    case reference
 }
 
 /// The state of one station device, as the out-of-service screen lists it.
@@ -61,9 +64,13 @@ public struct DeviceStatus: Hashable, Sendable, Codable {
 }
 
 /// A command from the display to the station itself, not to a journey.
-public enum StationCommand: String, Hashable, Sendable, CaseIterable {
-    /// The person touched the idle screen to start.
-    case startJourney
+public enum StationCommand: Hashable, Sendable {
+    /// The person touched the idle screen to start; at an Authentication station the
+    /// command names the earlier transaction the face is compared with.
+    case startJourney(AuthenticationReference? = nil)
+
+    /// The command's `type` in the JSON form.
+    public static let types: Set<String> = ["startJourney"]
 }
 
 /// What a display sent, decoded.

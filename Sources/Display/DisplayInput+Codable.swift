@@ -25,18 +25,25 @@ public struct InputRefusal: Error, Hashable, Sendable, Codable {
 }
 
 extension DisplayInput: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case version, type
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case version, type, enrollmentTransactionReference, authenticationTransactionReference
     }
 
-    /// `{"version": 3, "type": "startJourney"}` for a station command, else the `DisplayCommand` form.
+    /// `{"version": 3, "type": "startJourney"}` for a station command, with
+    /// `"enrollmentTransactionReference"` or `"authenticationTransactionReference"` at an
+    /// Authentication station; else the `DisplayCommand` form.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .flow(let command): try command.encode(to: encoder)
-        case .station(let command):
+        case .station(.startJourney(let reference)):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(DisplayMessage.version, forKey: .version)
-            try container.encode(command.rawValue, forKey: .type)
+            try container.encode("startJourney", forKey: .type)
+            switch reference {
+            case .enrollment(let id)?: try container.encode(id, forKey: .enrollmentTransactionReference)
+            case .authenticationTransaction(let id)?: try container.encode(id, forKey: .authenticationTransactionReference)
+            case nil: break
+            }
         }
     }
 
@@ -49,8 +56,26 @@ extension DisplayInput: Codable {
                 debugDescription: "display command version \(version), this side speaks \(DisplayMessage.version)"
             )
         }
-        if let command = StationCommand(rawValue: try container.decode(String.self, forKey: .type)) {
-            self = .station(command)
+        if try container.decode(String.self, forKey: .type) == "startJourney" {
+            // Strict: a key the command does not have is an error, not ignored.
+            let known = Set(CodingKeys.allCases.map(\.stringValue))
+            let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            if let unknown = keys.first(where: { !known.contains($0) }) {
+                throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "startJourney has no key \(unknown)")
+            }
+            let enrollment = try container.decodeIfPresent(String.self, forKey: .enrollmentTransactionReference)
+            let authentication = try container.decodeIfPresent(String.self, forKey: .authenticationTransactionReference)
+            switch (enrollment, authentication) {
+            case (nil, nil): self = .station(.startJourney(nil))
+            case (let id?, nil): self = .station(.startJourney(.enrollment(id)))
+            case (nil, let id?): self = .station(.startJourney(.authenticationTransaction(id)))
+            case (_?, _?):
+                throw DecodingError.dataCorruptedError(
+                    forKey: .authenticationTransactionReference, in: container, debugDescription: "one reference, not both")
+            }
+            for id in [enrollment, authentication].compactMap({ $0 }) where id.isEmpty || id.count > 100 {
+                throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "a reference has 1 to 100 characters")
+            }
         } else {
             self = .flow(try DisplayCommand(from: decoder))
         }
@@ -78,7 +103,7 @@ extension DisplayInput: Codable {
         guard version == DisplayMessage.version else {
             throw InputRefusal(.unsupportedVersion, "version \(version) is not spoken here; send version \(DisplayMessage.version)")
         }
-        guard StationCommand(rawValue: type) != nil || Self.flowCommandTypes.contains(type) else {
+        guard StationCommand.types.contains(type) || Self.flowCommandTypes.contains(type) else {
             throw InputRefusal(.unknownType, "no command has this type")
         }
         do {
@@ -95,4 +120,12 @@ extension DisplayInput: Codable {
         "handoffConfirmed", "finishScanPart", "finishCredential", "finish", "cancel", "retryAfterError", "userIsPresent",
         "enterChipKey",
     ]
+}
+
+/// Any key of a JSON object, to find the ones a command does not have.
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

@@ -32,6 +32,8 @@ public final class DemoStack: Sendable {
         public var autopilotPauseMs = 50
         public var environment: [String: String] = [:]
         public var start = "[touch]"
+        /// The station's `journey.workflow` (`authentication` needs `start: "[reference]"`).
+        public var workflow = "passport-chip-face"
         public var inactivitySeconds = 60
         public var resultSeconds = 5
         /// The simulated person in front of the face camera (docs/face-data.md) and how they
@@ -104,7 +106,7 @@ public final class DemoStack: Sendable {
               simulated: true
             journey:
               start: \(options.start)
-              workflow: passport-chip-face
+              workflow: \(options.workflow)
               countries: [UTO]
               result-s: \(options.resultSeconds)
               inactivity-s: \(options.inactivitySeconds)

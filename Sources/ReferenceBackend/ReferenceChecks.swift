@@ -106,17 +106,14 @@ enum ReferenceChecks {
 
     static func evaluate(
         parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier, imageQuality: ImageQualityThresholds,
-        faces: any FaceVerifier = NoFaceModels()
+        faces: any FaceVerifier = NoFaceModels(), enrollmentFace: [UInt8]? = nil
     ) -> Outcome {
-        var outcome = Outcome()
-        var caps = WorkflowExecutionDetails.Capabilities()
-        var requiredNotExecuted = false
-
-        for part in parts where part.classifier.isImage {
-            let image = assessImage(part.classifier, body: part.body, credentialId: part.credentialId, thresholds: imageQuality)
-            caps.usability.append(image.usability)
-            caps.imageChecks += [image.brightness, image.sharpness]
+        if definitionKey == WorkflowDefinition.authenticationKey {
+            return authenticate(parts: parts, enrollmentFace: enrollmentFace, imageQuality: imageQuality, faces: faces)
         }
+        var outcome = Outcome()
+        var caps = imageCapabilities(parts, thresholds: imageQuality)
+        var requiredNotExecuted = false
 
         let idParts = parts.filter { $0.category == .ID }
         let idCredential = idParts.first?.credentialId
@@ -185,20 +182,12 @@ enum ReferenceChecks {
                 if let face, let portrait { faces.similarity(portrait: portrait, face: [UInt8](face.body)) }
                 else { (.NOT_EXECUTED, face == nil ? "NO_FACE_UPLOADED" : "NO_CHIP_PORTRAIT") }
             caps.similarity.append(CapabilityResult(id: "similarity", credentialId: faceCredential, decision: similarity.decision, reason: similarity.reason))
-            var frames: [Int: [UInt8]] = [:]
-            for part in faceParts where part.classifier.rawValue.hasPrefix("LIVENESS_") {
-                if let n = Int(part.classifier.rawValue.dropFirst("LIVENESS_".count)) { frames[n] = [UInt8](part.body) }
-            }
-            let record = faceParts.first { $0.classifier == .livenessRecord }
-            let liveness: (decision: Decision, reason: String?) =
-                if frames.isEmpty { (.NOT_EXECUTED, "NO_LIVENESS_FRAMES") }
-                else if let record { faces.liveness(frames: frames, record: record.body) }
-                else { (.NOT_EXECUTED, "NO_LIVENESS_RECORD") }
+            let liveness = livenessCheck(faceParts, faces: faces)
             caps.liveness.append(CapabilityResult(id: "liveness", credentialId: faceCredential, decision: liveness.decision, reason: liveness.reason))
             let executed = similarity.decision != .NOT_EXECUTED && liveness.decision != .NOT_EXECUTED
             outcome.faceResult = FaceResult(
                 passed: executed ? similarity.decision == .PASSED && liveness.decision == .PASSED : nil,
-                extractionMethod: frames.isEmpty ? "faceManual" : "faceLiveness")
+                extractionMethod: faceParts.contains { $0.classifier.rawValue.hasPrefix("LIVENESS_") } ? "faceLiveness" : "faceManual")
             if !executed { requiredNotExecuted = true }
         } else if definitionKey == 10013 {
             caps.similarity.append(CapabilityResult(id: "similarity", decision: .NOT_EXECUTED, reason: "NO_FACE_UPLOADED"))
@@ -218,6 +207,76 @@ enum ReferenceChecks {
         }
         outcome.capabilities = caps
         return outcome
+    }
+
+    /// An Authentication (seed 004): the face image against the enrollment's face, and the
+    /// liveness checks. It is yes or no: PASSED when both passed; REJECTED when either did
+    /// not (a similarity in the review band is no authentication); NOT_EXECUTED when either
+    /// could not run (no models, no face uploaded): the station reports M then.
+    static func authenticate(
+        parts: [StoredPart], enrollmentFace: [UInt8]?, imageQuality: ImageQualityThresholds, faces: any FaceVerifier
+    ) -> Outcome {
+        var outcome = Outcome()
+        var caps = imageCapabilities(parts, thresholds: imageQuality)
+        let faceParts = parts.filter { $0.category == .FACEMAP }
+        let credentialId = faceParts.first?.credentialId
+        let face = faceParts.first { $0.classifier == .face }
+        var similarity: (decision: Decision, reason: String?) =
+            if let face, let enrollmentFace { faces.similarity(portrait: enrollmentFace, face: [UInt8](face.body)) }
+            else { (.NOT_EXECUTED, face == nil ? "NO_FACE_UPLOADED" : "NO_ENROLLMENT_FACE") }
+        if similarity.reason == "NO_FACE_IN_PORTRAIT" { similarity.reason = "NO_FACE_IN_ENROLLMENT" }
+        caps.similarity.append(CapabilityResult(id: "similarity", credentialId: credentialId, decision: similarity.decision, reason: similarity.reason))
+        let liveness = livenessCheck(faceParts, faces: faces)
+        caps.liveness.append(CapabilityResult(id: "liveness", credentialId: credentialId, decision: liveness.decision, reason: liveness.reason))
+        let checks = [similarity.decision, liveness.decision]
+        if checks.contains(.NOT_EXECUTED) {
+            outcome.decision = .NOT_EXECUTED
+            outcome.riskScore = 50
+        } else if checks.allSatisfy({ $0 == .PASSED }) {
+            outcome.decision = .PASSED
+            outcome.riskScore = 10
+        } else {
+            outcome.decision = .REJECTED
+            outcome.riskScore = 100
+        }
+        outcome.faceResult = FaceResult(
+            passed: checks.contains(.NOT_EXECUTED) ? nil : outcome.decision == .PASSED,
+            extractionMethod: faceParts.contains { $0.classifier.rawValue.hasPrefix("LIVENESS_") } ? "faceLiveness" : "faceManual")
+        outcome.capabilities = caps
+        return outcome
+    }
+
+    /// Every image part's usability, brightness and sharpness.
+    static func imageCapabilities(_ parts: [StoredPart], thresholds: ImageQualityThresholds) -> WorkflowExecutionDetails.Capabilities {
+        var caps = WorkflowExecutionDetails.Capabilities()
+        for part in parts where part.classifier.isImage {
+            let image = assessImage(part.classifier, body: part.body, credentialId: part.credentialId, thresholds: thresholds)
+            caps.usability.append(image.usability)
+            caps.imageChecks += [image.brightness, image.sharpness]
+        }
+        return caps
+    }
+
+    /// The liveness checks on the face credential's frames with the station's record.
+    static func livenessCheck(_ faceParts: [StoredPart], faces: any FaceVerifier) -> (decision: Decision, reason: String?) {
+        var frames: [Int: [UInt8]] = [:]
+        for part in faceParts where part.classifier.rawValue.hasPrefix("LIVENESS_") {
+            if let n = Int(part.classifier.rawValue.dropFirst("LIVENESS_".count)) { frames[n] = [UInt8](part.body) }
+        }
+        let record = faceParts.first { $0.classifier == .livenessRecord }
+        if frames.isEmpty { return (.NOT_EXECUTED, "NO_LIVENESS_FRAMES") }
+        guard let record else { return (.NOT_EXECUTED, "NO_LIVENESS_RECORD") }
+        return faces.liveness(frames: frames, record: record.body)
+    }
+
+    /// The face of a finished verification an Authentication is compared with: its face
+    /// image, else the portrait of its chip's DG2; nil when it holds neither.
+    static func enrollmentFace(in parts: [StoredPart]) -> [UInt8]? {
+        if let face = parts.first(where: { $0.category == .FACEMAP && $0.classifier == .face }) { return [UInt8](face.body) }
+        guard let nfc = parts.first(where: { $0.category == .ID && $0.classifier == .nfc }),
+            let chip = try? JSONDecoder().decode(ChipData.self, from: nfc.body), let dg2 = chip.dataGroups["DG2"]
+        else { return nil }
+        return (try? DataGroup2([UInt8](dg2)))?.faces.first?.imageData
     }
 
     /// The document must be one the workflow's credential filter accepts.

@@ -133,6 +133,27 @@ public struct ReferenceServer: Sendable {
             throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "callbackUrl is not an http(s) URL")
         }
         let base = baseURL(request)
+        if let reference = account.authenticationTransactionReference {
+            // A station takes an Authentication the integrator's server created.
+            guard account.enrollmentTransactionReference == nil, accountId == nil else {
+                throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "authenticationTransactionReference stands alone: no enrollment reference, no account path")
+            }
+            let lifetime = account.tokenLifetime ?? 1800
+            guard let response = try await db({
+                try await store.takeAuthentication(clientId: clientId, executionId: reference, lifetime: lifetime, baseURL: base)
+            }) else {
+                throw APIFailure(.unprocessableContent, .REFERENCE_INVALID, "authenticationTransactionReference names no open Authentication of this client")
+            }
+            return try json(response)
+        }
+        if account.workflowDefinition.key == WorkflowDefinition.authenticationKey {
+            guard let reference = account.enrollmentTransactionReference else {
+                throw APIFailure(.unprocessableContent, .REFERENCE_INVALID, "an Authentication (10016) needs enrollmentTransactionReference")
+            }
+            _ = try await enrollmentFace(clientId: clientId, executionId: reference)
+        } else if account.enrollmentTransactionReference != nil {
+            throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "enrollmentTransactionReference belongs to an Authentication (10016)")
+        }
         guard var response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
             throw APIFailure(.notFound, .NOT_FOUND, "no such account")
         }
@@ -200,10 +221,22 @@ public struct ReferenceServer: Sendable {
         }
         try await checkSession(request, row)
         let parts = try await db { try await store.parts(executionId: row.id) }
+        // An Authentication compares with its enrollment's face, checked again now: a
+        // verification whose data was deleted in between can no longer be used (L).
+        var enrollment: [UInt8]?
+        if row.definitionKey == WorkflowDefinition.authenticationKey {
+            guard let id = row.enrollmentId else {
+                throw APIFailure(.unprocessableContent, .REFERENCE_INVALID, "the Authentication names no enrollment")
+            }
+            enrollment = try await enrollmentFace(clientId: clientId, executionId: id)
+        }
         let now = store.now()
         let (definitionKey, verifier, imageQuality, faces) = (row.definitionKey, configuration.passiveAuthentication, configuration.imageQuality, configuration.faces)
+        let enrollmentFace = enrollment
         let outcome = try await offload {
-            ReferenceChecks.evaluate(parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality, faces: faces)
+            ReferenceChecks.evaluate(
+                parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality, faces: faces,
+                enrollmentFace: enrollmentFace)
         }
         let stamp = ISO8601DateFormatter()
         let details = WorkflowExecutionDetails(
@@ -247,6 +280,25 @@ public struct ReferenceServer: Sendable {
             capabilities: .init(), idResult: nil, faceResult: nil
         )
         return try json(details)
+    }
+
+    /// The face an Authentication is compared with: the enrollment's face image, else its
+    /// chip portrait. The enrollment must be this client's finished verification (not an
+    /// Authentication) that PASSED and still holds a face.
+    /// - Throws: REFERENCE_INVALID (seed 004's L) saying which condition failed.
+    private func enrollmentFace(clientId: String, executionId: String) async throws(APIFailure) -> [UInt8] {
+        func invalid(_ why: String) -> APIFailure { APIFailure(.unprocessableContent, .REFERENCE_INVALID, "enrollmentTransactionReference: \(why)") }
+        guard let row = try await db({ try await store.execution(clientId: clientId, executionId: executionId) }) else {
+            throw invalid("no verification of this client has this id")
+        }
+        guard row.definitionKey != WorkflowDefinition.authenticationKey else { throw invalid("an Authentication is no enrollment") }
+        guard row.status == .PROCESSED, let result = row.result,
+            let details = try? JSONDecoder().decode(WorkflowExecutionDetails.self, from: result)
+        else { throw invalid("the verification is not finished") }
+        guard details.decision.type == .PASSED else { throw invalid("the verification did not pass") }
+        let parts = try await db { try await store.parts(executionId: row.id) }
+        guard let face = ReferenceChecks.enrollmentFace(in: parts) else { throw invalid("the verification holds no face") }
+        return face
     }
 
     /// The plaintext of an upload sealed with application-layer encryption, else the body as sent.

@@ -2,8 +2,11 @@ import Backend
 
 /// What each workflow definition asks for, and which parts each credential takes.
 enum WorkflowRequirements {
-    /// 10011 ID only, 10013 ID and face, 10015 ID with chip; explicit filters win.
+    /// 10011 ID only, 10013 ID and face, 10015 ID with chip, 10016 Authentication (the face
+    /// only); explicit filters win.
     static func credentials(for definition: WorkflowDefinition) -> [CredentialFilter] {
+        // An Authentication takes a face and nothing else, whatever the filters ask.
+        if definition.key == WorkflowDefinition.authenticationKey { return [CredentialFilter(category: .FACEMAP)] }
         if let explicit = definition.credentials, !explicit.isEmpty { return explicit }
         switch definition.key {
         case 10013: return [CredentialFilter(category: .ID), CredentialFilter(category: .FACEMAP)]

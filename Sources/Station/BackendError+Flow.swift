@@ -20,6 +20,7 @@ extension BackendError {
         case .encryptionKeyInvalid: return FlowError(.I)
         case .transactionFinished: return FlowError(.J)
         case .rejected: return FlowError(.M, detail: detail(status))
+        case .referenceInvalid: return FlowError(.L)
         case .notConfigured: return FlowError(.F)
         }
     }

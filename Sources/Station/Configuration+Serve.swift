@@ -14,6 +14,10 @@ extension Configuration {
         case idCardChipFace = "id-card-chip-face"
         /// Passport data page and chip, no face: extraction only (seed 002 Fastfill).
         case fastfill
+        /// The person's face against the face of their enrollment, a verification that
+        /// passed earlier (seed 004 Authentication); a display starts it with the reference
+        /// (`journey.start: [reference]`).
+        case authentication
     }
 
     public struct JourneySection: Hashable, Sendable {
@@ -95,6 +99,20 @@ extension Configuration {
             if let workflow = journey["workflow"] {
                 config.journey.workflow = try r.choice(workflow, at: "journey.workflow", WorkflowPreset.allCases.map(\.rawValue))
                     .flatMap(WorkflowPreset.init(rawValue:))!
+            }
+            // An Authentication needs the enrollment's reference, which only a display's
+            // `startJourney` carries: a document on the reader or a bare touch cannot start one.
+            if config.journey.workflow == .authentication {
+                if journey["start"] == nil { config.journey.start = [.reference] }
+                guard config.journey.start == [.reference] else {
+                    throw ConfigurationError(
+                        file: r.file, key: "journey.start", value: config.journey.start.map(\.rawValue).joined(separator: ", "),
+                        problem: .invalidValue(allowed: "[reference] with journey.workflow authentication"))
+                }
+            } else if config.journey.start.contains(.reference) {
+                throw ConfigurationError(
+                    file: r.file, key: "journey.start", value: "reference",
+                    problem: .invalidValue(allowed: "card, touch (reference only with journey.workflow authentication)"))
             }
             if let countries = journey["countries"] {
                 config.journey.countries = try r.strings(countries, at: "journey.countries", allowed: "ISO 3166 alpha-3 codes such as D, AUT, USA") {

@@ -29,6 +29,11 @@ extension Configuration {
         public var minimumParallaxPermille = 12
         /// The least head turn for the parallax check, in degrees.
         public var minimumTurn = 6
+        /// The face match (the chip's portrait against the best face image): the embedding
+        /// distance below which two faces are one person, and the band around it that goes to
+        /// staff review, in thousandths.
+        public var matchThresholdPermille = 600
+        public var matchReviewPermille = 40
     }
 
     public struct DocumentVisionSection: Hashable, Sendable {
@@ -71,6 +76,8 @@ extension Configuration {
                 ("min-correlation-percent", \.minimumCorrelationPercent, 10...100),
                 ("min-parallax-permille", \.minimumParallaxPermille, 1...200),
                 ("min-turn", \.minimumTurn, 2...30),
+                ("match-threshold-permille", \.matchThresholdPermille, 100...1500),
+                ("match-review-permille", \.matchReviewPermille, 0...300),
             ]
             let face = try r.mapping(node, at: "vision.face", allowed: keys.map(\.0))
             for (name, path, range) in keys {
@@ -130,5 +137,7 @@ extension Configuration.FaceVisionSection {
         settings.liveness.minimumCorrelation = Double(minimumCorrelationPercent) / 100
         settings.liveness.minimumParallax = Double(minimumParallaxPermille) / 1000
         settings.liveness.minimumTurn = Double(minimumTurn)
+        settings.faceMatch.threshold = Double(matchThresholdPermille) / 1000
+        settings.faceMatch.reviewBand = Double(matchReviewPermille) / 1000
     }
 }

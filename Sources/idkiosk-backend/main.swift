@@ -72,6 +72,10 @@ struct Serve: AsyncParsableCommand {
     var fullFrames = false
     @Option(help: "The folder of the face models (make vision-models) for similarity and liveness; none: NOT_EXECUTED.")
     var models: String?
+    @Option(help: "Face embedding distance below which two faces are one person (dlib's 0.6).")
+    var matchThreshold = FaceMatcher.Settings().threshold
+    @Option(help: "Distances within this of the threshold are WARNING (staff review): an Authentication takes them as FAILED.")
+    var matchReviewBand = FaceMatcher.Settings().reviewBand
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -105,7 +109,10 @@ struct Serve: AsyncParsableCommand {
         if let models {
             do {
                 let loaded = try FaceModels(folder: models)
-                configuration.faces = VisionFaceVerifier(models: loaded)
+                var match = FaceMatcher.Settings()
+                match.threshold = matchThreshold
+                match.reviewBand = matchReviewBand
+                configuration.faces = VisionFaceVerifier(models: loaded, match: match)
                 logger.info("face models loaded", metadata: ["milliseconds": "\(Int(loaded.cost.milliseconds))"])
             } catch {
                 throw ValidationError("--models: \(error)")

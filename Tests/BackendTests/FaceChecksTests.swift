@@ -77,6 +77,35 @@ struct FaceChecksTests {
         #expect(outcome.faceResult?.passed == false)
     }
 
+    /// The enrollment's face: the person's source photograph, as the enrollment's FACE part.
+    func enrollmentFace(of identity: String) throws -> [UInt8] {
+        let data = try #require(FaceData())
+        let sources = data.root + "/sources"
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: sources).sorted().first { $0.hasPrefix(identity + ".") })
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: sources + "/" + name)))
+    }
+
+    @Test("Authentication: the enrolled person in front of the camera PASSED, another person REJECTED on similarity")
+    func authenticationComparesWithTheEnrollment() throws {
+        let (all, identity) = try parts(kind: "genuine")
+        let face = all.filter { $0.category == .FACEMAP }
+        let verifier = VisionFaceVerifier(models: try #require(FacePhotos.models))
+        func authenticate(against person: String) throws -> ReferenceChecks.Outcome {
+            ReferenceChecks.evaluate(
+                parts: face, definitionKey: WorkflowDefinition.authenticationKey, today: Date(), verifier: NoTrustStore(),
+                imageQuality: ImageQualityThresholds(), faces: verifier, enrollmentFace: try enrollmentFace(of: person))
+        }
+        let same = try authenticate(against: identity)
+        #expect(same.capabilities.similarity.map(\.decision) == [.PASSED], "\(same.capabilities.similarity)")
+        #expect(same.capabilities.liveness.map(\.decision) == [.PASSED], "\(same.capabilities.liveness)")
+        #expect(same.decision == .PASSED)
+        #expect(same.idResult == nil)
+        let other = try authenticate(against: identity == "collins" ? "hopper" : "collins")
+        #expect(other.capabilities.similarity.map(\.reason) == ["NO_MATCH"])
+        #expect(other.decision == .REJECTED)
+        #expect(other.faceResult?.passed == false)
+    }
+
     @Test("a screen and a replayed video: liveness REJECTED with the reason, whatever the station's record said", arguments: ["screen", "replay"])
     func attacksAreRejected(kind: String) throws {
         let outcome = try evaluate(try parts(kind: kind).parts)

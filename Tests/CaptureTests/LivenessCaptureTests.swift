@@ -25,8 +25,9 @@ struct LivenessCaptureTests {
         var lost: String? { list.withLock { $0.lazy.compactMap { if case .lost(let reason) = $0 { reason } else { nil } }.first } }
     }
 
-    /// Runs a faceLiveness capture of `presentation` until the face image is kept.
-    func run(_ presentation: String, line: SimulatedLine) async throws -> Events {
+    /// Runs a faceLiveness capture of `presentation` until the face image is kept; with
+    /// `portrait`, the chip portrait of that person (scripts/face-data's DG2 image).
+    func run(_ presentation: String, line: SimulatedLine, portrait: String? = nil) async throws -> Events {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-lit-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try #require(FaceData()).litRecordings(in: folder, presentation: presentation)
@@ -35,8 +36,19 @@ struct LivenessCaptureTests {
         let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: Self.logger)
         let capture = CameraCapture(settings: settings, flash: flash, preview: PreviewFeed(), logger: Self.logger)
         let events = Events()
-        await capture.capture(CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true)) { events.add($0) }
+        let chip = try portrait.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(FaceData()).station + "/\($0)-dg2.jpg"))) }
+        await capture.capture(CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true, portrait: chip)) { events.add($0) }
         return events
+    }
+
+    @Test("the best face image against the chip's portrait: the person's own is a match, another person's is not")
+    func theBestFaceIsComparedWithTheChipsPortrait() async throws {
+        let own = try #require(try await run("genuine", line: SimulatedLine(), portrait: "collins").record)
+        #expect(own.match?.outcome == .match, "\(String(describing: own.match))")
+        #expect((own.match?.similarity ?? 0) > 0.5)
+        let other = try #require(try await run("genuine", line: SimulatedLine(), portrait: "hopper").record)
+        #expect(other.match?.outcome == .noMatch, "\(String(describing: other.match))")
+        #expect((other.match?.similarity ?? 1) < 0.5)
     }
 
     @Test("a live face: the LED follows a random challenge, the person turns when asked, the checks pass, the frames and the record go as evidence")
@@ -46,6 +58,8 @@ struct LivenessCaptureTests {
         #expect(events.lost == nil, "\(events.lost ?? "")")
         let record = try #require(events.record)
         #expect(record.result.decision == .live, "\(record.result)")
+        // No chip portrait given: nothing compared.
+        #expect(record.match == nil)
         #expect(events.images.first?.side == .face)
         #expect(events.frames == record.frames.count && record.frames.count >= 25)
         #expect(record.frames.contains { $0.lit == true } && record.frames.contains { $0.lit == false })

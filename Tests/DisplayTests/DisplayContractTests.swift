@@ -20,7 +20,7 @@ import Testing
         .event(.flow(.step(.scanView(.front, .docFinder)))),
     ] + InputRefusal.Reason.allCases.map { .refused(InputRefusal($0, "explained")) }
 
-    static let inputs: [DisplayInput] = [.station(.startJourney), .flow(.confirm), .flow(.startScanPart(.face))]
+    static let inputs: [DisplayInput] = [.station(.startJourney()), .station(.startJourney(.enrollment("2f9c0d6e-enrolled"))), .flow(.confirm), .flow(.startScanPart(.face))]
 
     static let invalid: [String] = [
         #"{"version": 3, "type": "station", "screen": {"name": "idle"}}"#,
@@ -29,6 +29,8 @@ import Testing
         #"{"version": 2, "type": "station", "screen": {"name": "starting"}}"#,
         #"{"version": 3, "type": "commandRefused", "reason": "tooLate", "message": "x", "supportedVersion": 3}"#,
         #"{"version": 3, "type": "startJourney", "credential": "id-1"}"#,
+        #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": "a", "authenticationTransactionReference": "b"}"#,
+        #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": ""}"#,
         #"{"version": 3, "type": "station", "screen": {"name": "decision", "decision": "PASSED"}}"#,
         #"{"version": 3, "type": "station", "screen": {"name": "decision", "reference": "w-1", "decision": "MAYBE"}}"#,
     ]
@@ -88,6 +90,20 @@ import Testing
         #expect(try DisplayInput(json: Data(lower.utf8)) == .flow(.enterChipKey(.mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415"))))
     }
 
+    /// `startJourney` names at most one reference, of 1 to 100 characters, and has no other keys.
+    @Test func startJourneyTakesOneReference() throws {
+        let enrollment = #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": "0c5e2f7a"}"#
+        #expect(try DisplayInput(json: Data(enrollment.utf8)) == .station(.startJourney(.enrollment("0c5e2f7a"))))
+        let taking = #"{"version": 3, "type": "startJourney", "authenticationTransactionReference": "7c1"}"#
+        #expect(try DisplayInput(json: Data(taking.utf8)) == .station(.startJourney(.authenticationTransaction("7c1"))))
+        let long = #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": "\#(String(repeating: "a", count: 101))"}"#
+        for bad in Self.invalid.filter({ $0.contains("startJourney") }) + [long] {
+            #expect(throws: InputRefusal(.invalidPayload, "the command's keys are missing or invalid (see docs/events.schema.json)"), "\(bad)") {
+                try DisplayInput(json: Data(bad.utf8))
+            }
+        }
+    }
+
     @Test func theDocumentedExamplesDecode() throws {
         let text = try String(contentsOf: Self.docs.appendingPathComponent("events.md"), encoding: .utf8)
         let examples = text.components(separatedBy: "```json\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
@@ -102,7 +118,7 @@ import Testing
             if case .refused = frame { station += 1 }
             if case .station = input { station += 1 }
         }
-        #expect(station == 7)
+        #expect(station == 8)
     }
 
     @Test func theSchemaValidatesTheServersFrames() throws {

@@ -50,7 +50,7 @@ import Testing
 
             first.send(#"{"version": 3, "type": "startJourney"}"#)
             let start = try #require(await inputs.next())
-            #expect(start.0 == .station(.startJourney))
+            #expect(start.0 == .station(.startJourney()))
             second.send(#"{"version": 3, "type": "userConsented", "itemId": "privacy", "decision": true}"#)
             let consent = try #require(await inputs.next())
             #expect(consent.0 == .flow(.userConsented(itemID: "privacy", decision: true)))

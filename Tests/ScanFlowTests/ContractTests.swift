@@ -43,6 +43,10 @@ import Testing
         messages += [
             .inactivityWarning(remaining: .milliseconds(12_500)),
             .finished(JourneyResult(isSuccess: true, verification: true, credentials: [], authentication: .SUCCESS)),
+            .finished(JourneyResult(isSuccess: true, verification: true, credentials: [
+                .init(id: "face-1", category: .face, parts: [.face: .faceLiveness], chipRead: false,
+                      face: .init(liveness: .live, match: .review, similarity: 0.52)),
+            ])),
         ]
         // Journeys repeat themselves; each distinct message is enough for the contract.
         var seen: Set<DisplayMessage> = []
@@ -67,6 +71,7 @@ import Testing
         #"{"version": 3, "type": "step", "step": {"name": "prepare", "part": "front", "image": "/9j/4AAQ"}}"#,
         #"{"version": 3, "type": "startScanPart", "part": "spine"}"#,
         #"{"version": 2, "type": "confirm"}"#,
+        #"{"version": 3, "type": "finished", "result": {"isSuccess": true, "verification": true, "credentials": [{"id": "f", "category": "face", "parts": {}, "chipRead": false, "face": {"passed": true, "liveness": "probably"}}]}}"#,
     ]
 
     static func encoded<T: Encodable>(_ values: [T]) throws -> Data {
@@ -98,6 +103,15 @@ import Testing
             handoff
                 == #"[{"handoff":{"provider":"mitid","url":"https:\/\/verify.example.org\/h\/hand-off-SECRET-9a2"},"type":"digitalHandoff","version":3}]"#
         )
+    }
+
+    /// The seeds' `passed`: live, and the chip portrait's person when there was a portrait.
+    @Test(arguments: [
+        (JourneyResult.FaceCheck.Liveness.live, JourneyResult.FaceCheck.Match?.none, true), (.live, .match, true), (.live, .review, false),
+        (.live, .noMatch, false), (.live, .notPossible, false), (.attack, nil, false), (.attack, .match, false), (.notPossible, .match, false),
+    ])
+    func aFaceCheckPassesWhenLiveAndTheSamePerson(liveness: JourneyResult.FaceCheck.Liveness, match: JourneyResult.FaceCheck.Match?, passed: Bool) {
+        #expect(JourneyResult.FaceCheck(liveness: liveness, match: match).passed == passed)
     }
 
     @Test func anotherVersionIsRefused() {

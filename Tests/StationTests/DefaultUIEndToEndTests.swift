@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Backend
 import Foundation
 import KioskTestKit
+import ReferenceBackend
 import Station
 import VirtualPassport
 import Testing
@@ -152,6 +153,96 @@ struct DefaultUIEndToEndIntegrationTests {
             #expect(!details.capabilities.usability.isEmpty)
         } catch {
             try? await shoot(browser, "failure")
+            await browser.quit()
+            await stack.stop()
+            throw error
+        }
+        await browser.quit()
+        await stack.stop()
+    }
+
+    /// Seed 004 at the station: a returning person types (or scans) the reference of their
+    /// enrollment on the idle screen; the face step runs; the backend compares the face with
+    /// the enrollment's and the screen says whether it is them. A reference the backend
+    /// cannot use is refused on the screen with L first.
+    @Test func aReturningPersonAuthenticatesWithTheReferenceOfTheirEnrollment() async throws {
+        var options = DemoStack.Options()
+        options.workflow = "authentication"
+        options.start = "[reference]"
+        options.resultSeconds = 6
+        let stack = try await DemoStack(options)
+        // The enrollment: Collins' verification, PASSED, whose face is her passport photo. It
+        // is put into the backend's database as a finished journey leaves it (the journey
+        // itself is the test above).
+        let faces = try #require(FaceData())
+        let store = try SQLiteReferenceStore(path: stack.database)
+        let enrolled = try #require(try await store.initiate(
+            clientId: stack.clientID,
+            request: AccountRequest(customerInternalReference: "enrolment", workflowDefinition: WorkflowDefinition(key: 10013)),
+            existingAccountId: nil, baseURL: "http://127.0.0.1"))
+        let enrollment = enrolled.workflowExecution.id
+        let faceCredential = try #require(enrolled.workflowExecution.credentials.first { $0.category == .FACEMAP })
+        try await store.storePart(
+            clientId: stack.clientID, key: "enrolment-face", requestHash: [], executionId: enrollment, credentialId: faceCredential.id,
+            classifier: .face, body: try Data(contentsOf: URL(fileURLWithPath: faces.station + "/collins-dg2.jpg")), answer: Data())
+        try await store.complete(
+            executionId: enrollment,
+            result: try JSONEncoder().encode(WorkflowExecutionDetails(
+                account: enrolled.account, createdAt: nil, completedAt: nil,
+                workflow: .init(id: enrollment, status: .PROCESSED, definitionKey: 10013),
+                decision: .init(type: .PASSED, risk: .init(score: 10)), capabilities: .init(), idResult: nil, faceResult: nil)),
+            callback: nil)
+
+        let browser = try await WebDriver.start(width: 1280, height: 800)
+        do {
+            try await browser.navigate(to: stack.displayURL)
+            try await screen(browser, "idle")
+            _ = try await browser.waitFor("#reference-value")
+            // A reference the backend does not know, typed on the keypad.
+            for key in ["d", "e", "a", "d", "-", "1", "2"] { try await browser.click("button[data-key='\(key)']") }
+            try await browser.click("button[data-key='back']")
+            let typed = try await browser.text(try await browser.waitFor("#reference-value"))
+            #expect(typed == "dead-1", "\(typed)")
+            try await shoot(browser, "auth-01-reference")
+            try await browser.click("button[data-action='startJourney']")
+            let refused = try await browser.waitFor("main[data-screen='result'] section[data-refused='true'] #error-code", limit: .seconds(30))
+            let code = try await browser.text(refused)
+            #expect(code.hasPrefix("L"), "\(code)")
+            try await shoot(browser, "auth-02-refused")
+
+            // Back to idle; the enrollment's reference comes as a scanner types it: keys, then Enter.
+            try await screen(browser, "idle", limit: .seconds(30))
+            _ = try await browser.execute("""
+                for (const key of arguments[0].split('').concat(['Enter'])) {
+                  document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+                }
+                return 'typed';
+                """, [enrollment])
+            try await screen(browser, "consent")
+            try await browser.click("button[data-action='accept']")
+            _ = try await browser.waitFor("main[data-screen='scan'] section[data-part='face']", limit: .seconds(60))
+            try await screen(browser, "result", limit: .seconds(90))
+            let outcome = try await browser.waitFor("main[data-screen='result'] section[data-authentication]", limit: .seconds(30))
+            let said = try await browser.attribute("data-authentication", of: outcome)
+            let decision = try await browser.waitFor("#decision:not([data-decision='pending'])", limit: .seconds(60))
+            let shown = try await browser.attribute("data-decision", of: decision)
+            let referenceText = try await browser.text(try await browser.waitFor("#reference"))
+            try await shoot(browser, "auth-03-result")
+
+            // The backend compared the live face with the enrollment's and checked liveness.
+            let execution = try #require(referenceText.split(separator: " ").last.map(String.init))
+            #expect(execution != enrollment)
+            let record = try #require(try await store.execution(clientId: stack.clientID, executionId: execution)?.result)
+            let details = try JSONDecoder().decode(WorkflowExecutionDetails.self, from: record)
+            #expect(details.workflow.definitionKey == WorkflowDefinition.authenticationKey)
+            #expect(details.capabilities.similarity.map(\.decision) == [.PASSED], "\(details.capabilities.similarity)")
+            #expect(details.capabilities.liveness.map(\.decision) == [.PASSED], "\(details.capabilities.liveness)")
+            #expect(details.decision.type == .PASSED)
+            #expect(said == "SUCCESS")
+            #expect(shown == "PASSED")
+            #expect(try await store.parts(executionId: execution).contains { $0.classifier == .face })
+        } catch {
+            try? await shoot(browser, "auth-failure")
             await browser.quit()
             await stack.stop()
             throw error

@@ -14,6 +14,20 @@ import Vision
         #expect(config.backend.offline == "queue")
     }
 
+    /// An Authentication starts with a display's reference only: `start` defaults to
+    /// `[reference]` with it, and anything else with it, or `reference` without it, names the key.
+    @Test func anAuthenticationStationStartsByReferenceOnly() throws {
+        let config = try Configuration.parse("journey:\n  workflow: authentication\n")
+        #expect(config.journey.workflow == .authentication)
+        #expect(config.journey.start == [.reference])
+        #expect(try Configuration.parse("journey:\n  workflow: authentication\n  start: [reference]\n").journey.start == [.reference])
+        for text in ["journey:\n  workflow: authentication\n  start: [touch]\n", "journey:\n  workflow: authentication\n  start: [reference, card]\n",
+                     "journey:\n  start: [reference]\n", "journey:\n  workflow: fastfill\n  start: [touch, reference]\n"] {
+            let error = #expect(throws: ConfigurationError.self, "\(text)") { try Configuration.parse(text) }
+            #expect(error?.key == "journey.start", "\(text)")
+        }
+    }
+
     @Test func serveSectionsParse() throws {
         let config = try Configuration.parse("""
             camera:
@@ -71,6 +85,8 @@ import Vision
                 min-correlation-percent: 90
                 min-parallax-permille: 15
                 min-turn: 8
+                match-threshold-permille: 550
+                match-review-permille: 30
             """)
         var settings = CameraCapture.Settings(name: "")
         config.vision.face.apply(to: &settings)
@@ -79,10 +95,12 @@ import Vision
         #expect(settings.faceGuidance.maximumRoll == 8 && settings.faceGuidance.maximumYaw == 20)
         #expect(settings.liveness.minimumResponse == 0.07 && settings.liveness.minimumCorrelation == 0.9)
         #expect(settings.liveness.minimumParallax == 0.015 && settings.liveness.minimumTurn == 8)
+        #expect(settings.faceMatch.threshold == 0.55 && settings.faceMatch.reviewBand == 0.03)
         // The defaults are the figures of docs/faces.md.
         var defaults = CameraCapture.Settings(name: "")
         Configuration().vision.face.apply(to: &defaults)
         #expect(defaults.faceGuidance == FaceGuidance.Settings() && defaults.liveness == LivenessAnalyzer.Settings())
+        #expect(defaults.faceMatch == FaceMatcher.Settings())
     }
 
     @Test func theVisionSectionSetsTheDocumentGuidance() throws {

@@ -46,13 +46,32 @@ import Testing
         }
     }
 
+    /// The face capture is given the chip's portrait to compare with, and what the station's
+    /// own checks found goes into the journey's result (the seeds' FaceResult).
+    @Test func theStationsFaceChecksGoIntoTheResult() async throws {
+        var options = StationHarness.Options()
+        options.face = AuthenticationStationTests.annaToday
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = try #require(station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first)
+            let portraits = station.camera.portraits.withLock { $0 }
+            #expect(portraits.count == 1)
+            #expect(portraits.first.flatMap { $0 } == ChipOutcome(station.chip.reading).portrait)
+            #expect(portraits.first.flatMap { $0 }?.isEmpty == false)
+            let face = try #require(result.credentials.first { $0.category == .face }?.face)
+            #expect(face == JourneyResult.FaceCheck(liveness: .live, match: .match, similarity: 0.71))
+            #expect(face.passed)
+            #expect(result.credentials.first { $0.category == .id }?.face == nil)
+        }
+    }
+
     @Test func aDocumentOnTheReaderStartsAJourney() async throws {
         var options = StationHarness.Options()
         options.autopilot = false
         options.start = [.card]
         try await StationHarness.with(options) { station in
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.station(.startJourney))  // touch is not configured: ignored
+            station.loop.submit(.station(.startJourney()))  // touch is not configured: ignored
             station.chip.presenceContinuation.yield(.cardPresent(true))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             let starting = station.display.screens.filter { $0 == .starting }.count
@@ -68,7 +87,7 @@ import Testing
             // Before any journey: the controller is not there.
             station.loop.submit(.flow(.confirm), from: DisplayClientID(7))
             try await station.display.wait(for: "answer") { $0.contains(.answer(.logicalError(.deadController), DisplayClientID(7))) }
-            station.loop.submit(.station(.startJourney))
+            station.loop.submit(.station(.startJourney()))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             // `confirm` before any part: a logical error for display 3, nothing for the others.
             station.loop.submit(.flow(.confirm), from: DisplayClientID(3))
@@ -86,7 +105,7 @@ import Testing
     @discardableResult
     static func startCredential(_ station: StationHarness) async throws -> String {
         try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-        station.loop.submit(.station(.startJourney))
+        station.loop.submit(.station(.startJourney()))
         try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
         let ids: [String] = station.display.messages.compactMap { message -> String? in
             if case .initialized(let credentials, _) = message { credentials.first?.id } else { nil }
@@ -210,7 +229,7 @@ import Testing
         options.sender = false
         try await StationHarness.with(options) { station in
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
-            station.loop.submit(.station(.startJourney))
+            station.loop.submit(.station(.startJourney()))
             try await station.display.waitForMessage("warning") { if case .inactivityWarning = $0 { true } else { false } }
             try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
             let result = station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first
@@ -231,7 +250,7 @@ import Testing
             // A finalised delivery of an earlier journey waits in the outbox.
             let earlier = ExecutionRef(accountId: "a-earlier", workflowExecutionId: "w-earlier", sessionToken: "t")
             try await station.outbox.enqueue(.finalize(earlier))
-            station.loop.submit(.station(.startJourney))
+            station.loop.submit(.station(.startJourney()))
             try await station.display.waitForMessage("initialized") { if case .initialized = $0 { true } else { false } }
             station.loop.shutdown()
             try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }

@@ -71,7 +71,7 @@ import Testing
         #expect(machine.phase == .outOfService)
         // Nobody can start a journey on a station out of service.
         #expect(machine.readerPresence(.cardPresent(true), now: .seconds(1)) == [])
-        #expect(machine.input(.station(.startJourney), from: nil, now: .seconds(1)) == [])
+        #expect(machine.input(.station(.startJourney()), from: nil, now: .seconds(1)) == [])
         #expect(machine.tick(now: .seconds(2)) == [.probeDevices])
         #expect(machine.devicesProbed([Self.camera, Self.reader]).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
         #expect(machine.deviceStatus == [Self.camera, Self.reader])
@@ -91,7 +91,7 @@ import Testing
 
     @Test func onlyTheConfiguredTriggersStartAJourney() {
         var machine = Self.idle(start: [.card])
-        #expect(machine.input(.station(.startJourney), from: DisplayClientID(1), now: .seconds(1)) == [])
+        #expect(machine.input(.station(.startJourney()), from: DisplayClientID(1), now: .seconds(1)) == [])
         let actions = machine.readerPresence(.cardPresent(true), now: .seconds(1))
         #expect(actions.filter(\.isShown) == [.showScreen(.starting)])
         #expect(actions.contains(.requestJourney(generation: 1)))
@@ -109,7 +109,7 @@ import Testing
 
     @Test func aRefusedJourneyShowsTheErrorThenIdlesAfterTheResultScreen() {
         var machine = Self.idle()
-        _ = machine.input(.station(.startJourney), from: nil, now: .seconds(1))
+        _ = machine.input(.station(.startJourney()), from: nil, now: .seconds(1))
         let down = BackendError(.noConnection, call: .createAccount, message: "connect refused")
         // A late answer for another journey changes nothing.
         #expect(machine.journeyStarted(generation: 0, .failure(down), now: .seconds(2)) == [])
@@ -194,7 +194,7 @@ import Testing
         _ = machine.captureEvent(generation: 1, .started, now: .seconds(5))
         let actions = machine.captureEvent(generation: 1, .lowPerformance, now: .seconds(6))
         #expect(actions.contains(.show(.update(.fallback(.lowPerformance)))))
-        #expect(actions.contains { if case .startCapture(_, .manual, .front, _, _) = $0 { true } else { false } })
+        #expect(actions.contains { if case .startCapture(_, .manual, .front, _, _, _) = $0 { true } else { false } })
     }
 
     @Test func theChipIsReadWithTheFrontsKeyAndALiftedDocumentIsAskedBack() {

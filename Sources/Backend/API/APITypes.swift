@@ -52,8 +52,13 @@ public struct CredentialFilter: Codable, Hashable, Sendable {
 
 /// `WorkflowDefinition`.
 public struct WorkflowDefinition: Codable, Hashable, Sendable {
-    /// 10011 ID only, 10013 ID and face, 10015 ID and chip.
+    /// 10011 ID only, 10013 ID and face, 10015 ID and chip, 10016 Authentication (a face
+    /// against an enrollment's, seed 004; ``authenticationKey``).
     public var key: Int
+
+    /// The definition of an Authentication: the face credential only, compared with the
+    /// face of the enrollment the request names.
+    public static let authenticationKey = 10016
     public var credentials: [CredentialFilter]?
 
     public init(key: Int, credentials: [CredentialFilter]? = nil) {
@@ -71,6 +76,13 @@ public struct AccountRequest: Codable, Hashable, Sendable {
     /// Seconds.
     public var tokenLifetime: Int?
     public var workflowDefinition: WorkflowDefinition
+    /// Authentication (seed 004): the workflow execution id of the finished verification the
+    /// person enrolled with; their face is compared with its face.
+    public var enrollmentTransactionReference: String?
+    /// Authentication (seed 004): an Authentication the integrator's server created already
+    /// (with an enrollment reference); the station only captures for it. Not set together
+    /// with ``enrollmentTransactionReference``.
+    public var authenticationTransactionReference: String?
 
     public init(
         customerInternalReference: String,
@@ -78,7 +90,9 @@ public struct AccountRequest: Codable, Hashable, Sendable {
         reportingCriteria: String? = nil,
         callbackUrl: String? = nil,
         tokenLifetime: Int? = nil,
-        workflowDefinition: WorkflowDefinition
+        workflowDefinition: WorkflowDefinition,
+        enrollmentTransactionReference: String? = nil,
+        authenticationTransactionReference: String? = nil
     ) {
         self.customerInternalReference = customerInternalReference
         self.userReference = userReference
@@ -86,6 +100,16 @@ public struct AccountRequest: Codable, Hashable, Sendable {
         self.callbackUrl = callbackUrl
         self.tokenLifetime = tokenLifetime
         self.workflowDefinition = workflowDefinition
+        self.enrollmentTransactionReference = enrollmentTransactionReference
+        self.authenticationTransactionReference = authenticationTransactionReference
+    }
+
+    /// Whether the request starts an Authentication: it names an enrollment or an
+    /// Authentication created already. Such a journey needs the backend: it is never
+    /// started from an execution prepared in advance.
+    public var isAuthentication: Bool {
+        enrollmentTransactionReference != nil || authenticationTransactionReference != nil
+            || workflowDefinition.key == WorkflowDefinition.authenticationKey
     }
 
     /// Checks the three references: at most 100 characters, no personal data pattern.
@@ -94,6 +118,10 @@ public struct AccountRequest: Codable, Hashable, Sendable {
         try ReferenceCheck.check(customerInternalReference, field: "customerInternalReference")
         if let userReference { try ReferenceCheck.check(userReference, field: "userReference") }
         if let reportingCriteria { try ReferenceCheck.check(reportingCriteria, field: "reportingCriteria") }
+        if let enrollmentTransactionReference { try ReferenceCheck.check(enrollmentTransactionReference, field: "enrollmentTransactionReference") }
+        if let authenticationTransactionReference {
+            try ReferenceCheck.check(authenticationTransactionReference, field: "authenticationTransactionReference")
+        }
     }
 }
 
@@ -492,6 +520,8 @@ public struct APIErrorBody: Codable, Hashable, Sendable {
         case INVALID_REQUEST, UNAUTHORIZED, INVALID_TOKEN, NOT_FOUND, IDEMPOTENCY_CONFLICT
         case TRANSACTION_FINISHED, SESSION_EXPIRED, TOKEN_EXPIRED, KEY_EXPIRED
         case TOO_LARGE, RATE_LIMITED, INTERNAL
+        /// The enrollment or authentication transaction reference cannot be used (seed 004's L).
+        case REFERENCE_INVALID
     }
 
     public var code: Code

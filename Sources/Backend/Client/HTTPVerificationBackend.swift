@@ -327,6 +327,9 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         if apiError?.code == .KEY_EXPIRED {
             return BackendError(.encryptionKeyInvalid, call: call, httpStatus: status, message: "encryption key no longer accepted")
         }
+        if apiError?.code == .REFERENCE_INVALID {
+            return BackendError(.referenceInvalid, call: call, httpStatus: status, message: "enrollment or authentication reference cannot be used")
+        }
         let code = apiError?.code.rawValue ?? "none"
         switch status {
         case 401:

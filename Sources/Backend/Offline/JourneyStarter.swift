@@ -52,6 +52,18 @@ public actor JourneyStarter {
     /// - Throws: ``BackendError``: the backend's refusal, or while offline the connectivity
     ///   error (E or A) when the policy refuses new journeys or no prepared execution is left.
     public func start(_ request: AccountRequest) async throws(BackendError) -> Start {
+        if request.isAuthentication {
+            // The backend checks the enrollment now, and no prepared execution names one: an
+            // Authentication starts online or not at all, whatever the policy.
+            do {
+                let response = try await backend.createAccount(request)
+                admission.createSucceeded()
+                return .online(response)
+            } catch {
+                logger.warning("authentication refused", metadata: ["code": "\(error.code)"])
+                throw error
+            }
+        }
         var action = admission.journeyRequested(now: now())
         while true {
             switch action {

@@ -29,7 +29,7 @@ public struct OutboxDelivery: Hashable, Sendable {
         case .credentials, .secureConnection, .notConfigured:
             // The station's setup is wrong: keep the record until it is fixed.
             return .retry(after: backoff.maxDelay)
-        case .transactionFinished, .forbidden, .rejected, .encryptionKeyInvalid:
+        case .transactionFinished, .forbidden, .rejected, .referenceInvalid, .encryptionKeyInvalid:
             return .discard(code: error.code)
         }
     }

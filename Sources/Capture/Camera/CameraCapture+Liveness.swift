@@ -71,15 +71,18 @@ extension CameraCapture {
                     best = try? processor.encode(frame)
                 case .finished(let result):
                     await lightOff()
+                    let image = best ?? (try? processor.encode(frame))
+                    let match = request.portrait.map { compare(portrait: $0, with: image, models: models, detector: detector) }
                     logger.info(
                         "liveness checked",
                         metadata: [
                             "decision": "\(result.decision.rawValue)", "score": "\(result.score)",
                             "reasons": "\(result.reasons.map { $0.rawValue }.joined(separator: ","))",
                         ])
+                    if let match { logger.info("face compared with the chip's portrait", metadata: ["outcome": "\(match.outcome.rawValue)"]) }
                     report(.evidence(.liveness(LivenessEvidence(
-                        challenge: loop.challenge, turn: loop.turn.rawValue, attempts: loop.attempt, frames: frames, result: result))))
-                    if let jpeg = best ?? (try? processor.encode(frame)) {
+                        challenge: loop.challenge, turn: loop.turn.rawValue, attempts: loop.attempt, frames: frames, result: result, match: match))))
+                    if let jpeg = image {
                         report(.image(CapturedImage(bytes: jpeg, side: request.part), isLastOfSide: true))
                     }
                     return
@@ -87,6 +90,25 @@ extension CameraCapture {
             }
         }
         await lightOff()
+    }
+
+    /// The best face image against the chip's portrait: each decoded, its surest face
+    /// embedded, the two compared (``FaceMatcher``). The pixels are wiped after.
+    func compare(portrait: [UInt8], with image: [UInt8]?, models: FaceModels, detector: FaceDetector) -> StationFaceMatch {
+        func embedding(_ bytes: [UInt8]) -> FaceEmbedding? {
+            guard var decoded = try? ImageFile.decodeRGB(bytes) else { return nil }
+            defer { decoded.pixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+            return (try? models.embedding(ofSurestFaceIn: decoded, detector: detector)) ?? nil
+        }
+        guard let chip = embedding(portrait) else { return StationFaceMatch(outcome: .noFaceInPortrait) }
+        guard let image, let live = embedding(image) else { return StationFaceMatch(outcome: .noFaceInImage) }
+        let result = FaceMatcher(settings: settings.faceMatch).compare(chip, live)
+        let outcome: StationFaceMatch.Outcome = switch result.decision {
+        case .match: .match
+        case .review: .review
+        case .noMatch: .noMatch
+        }
+        return StationFaceMatch(outcome: outcome, similarity: result.similarity)
     }
 
     /// A simulated person does what the screen asks (a real one reads it).

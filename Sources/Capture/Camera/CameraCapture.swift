@@ -51,6 +51,9 @@ public struct CameraCapture: CaptureDevice {
         /// How faces are guided in the liveness capture, and its checks.
         public var faceGuidance = FaceGuidance.Settings()
         public var liveness = LivenessAnalyzer.Settings()
+        /// The threshold and review band of the station's own face match (the chip's portrait
+        /// against the best face image).
+        public var faceMatch = FaceMatcher.Settings()
         /// How the faces are found.
         public var faceDetector = FaceDetector.Settings()
 

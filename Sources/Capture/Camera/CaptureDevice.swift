@@ -36,13 +36,19 @@ public struct CaptureRequest: Sendable {
     /// Whether the camera's whole frame goes with each document image kept as a crop (the
     /// backend asked for it: `fullFrame` evidence).
     public var keepFullFrame: Bool
+    /// The chip's portrait (DG2's image, JPEG or JPEG 2000) a face capture compares its best
+    /// face image with; personal data, gone with the request.
+    public var portrait: [UInt8]?
 
-    public init(mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool, keepFullFrame: Bool = false) {
+    public init(
+        mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool, keepFullFrame: Bool = false, portrait: [UInt8]? = nil
+    ) {
         self.mode = mode
         self.part = part
         self.trigger = trigger
         self.useFlash = useFlash
         self.keepFullFrame = keepFullFrame
+        self.portrait = portrait
     }
 }
 
@@ -95,6 +101,32 @@ public struct LivenessEvidence: Hashable, Sendable, Codable {
     public var frames: [FrameInfo]
     /// The station's own checks; the backend runs its own.
     public var result: LivenessResult
+    /// The station's own comparison of the best face image with the chip's portrait; nil
+    /// without a portrait (no chip read, or an Authentication).
+    public var match: StationFaceMatch?
+}
+
+/// The station's comparison of the best face image with the chip's portrait: the journey's
+/// result says it (``ScanFlow/JourneyResult/FaceCheck``); the backend compares again.
+public struct StationFaceMatch: Hashable, Sendable, Codable {
+    public enum Outcome: String, Hashable, Sendable, Codable {
+        case match
+        /// Within the review band around the threshold.
+        case review
+        case noMatch
+        /// No face found in the portrait, or in the best image.
+        case noFaceInPortrait
+        case noFaceInImage
+    }
+
+    public var outcome: Outcome
+    /// 1 identical, 0.5 at the threshold; nil when no comparison was made.
+    public var similarity: Double?
+
+    public init(outcome: Outcome, similarity: Double? = nil) {
+        self.outcome = outcome
+        self.similarity = similarity
+    }
 }
 
 extension Scan.Mode {

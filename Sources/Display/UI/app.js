@@ -238,6 +238,13 @@
     app.language = app.config.defaultLanguage;
     switch (stationScreen.name) {
       case "idle": {
+        if (stationScreen.startBy.includes("reference")) {
+          // An Authentication station: the person's enrollment reference, typed on the keypad
+          // or by a scanner that types (a keyboard to the browser), starts the journey.
+          app.reference = "";
+          show("idle", referenceView);
+          return;
+        }
         const card = stationScreen.startBy.includes("card");
         const touch = stationScreen.startBy.includes("touch");
         const text = card && touch ? "idle.cardOrTouch" : card ? "idle.card" : "idle.touch";
@@ -265,6 +272,52 @@
         return;
     }
   }
+
+  const REFERENCE_KEYS = "1234567890qwertyuiopasdfghjklzxcvbnm-".split("");
+
+  function referenceType(key) {
+    if (app.reference === undefined || app.reference === null) return;
+    if (key === "back") app.reference = app.reference.slice(0, -1);
+    else if (/^[0-9A-Za-z_.:-]$/.test(key) && app.reference.length < 100) app.reference += key;
+    app.view();
+  }
+
+  function startWithReference() {
+    const reference = (app.reference || "").trim();
+    if (!reference) return;
+    // Forget it at once: the station has it now.
+    app.reference = "";
+    send("startJourney", { enrollmentTransactionReference: reference });
+  }
+
+  function referenceView() {
+    const value = app.reference || "";
+    return h("section", { class: "centered idle chip-key reference" },
+      h("h1", {}, t("idle.title")),
+      h("p", { class: "lead" }, t("idle.reference")),
+      h("div", { class: "key-fields" },
+        h("div", { class: "key-field active", "data-field": "reference" },
+          h("span", { class: "label" }, t("idle.referenceLabel")),
+          h("span", { class: "value", id: "reference-value" }, value || "\u2007"))),
+      h("div", { class: "keypad letters" },
+        REFERENCE_KEYS.map((key) => h("button", { type: "button", class: "key", "data-key": key, onclick: () => referenceType(key) }, key)),
+        h("button", { type: "button", class: "key back", "data-key": "back", "aria-label": t("chipKey.back"), onclick: () => referenceType("back") }, "\u232B")),
+      h("div", { class: "actions" },
+        h("button", {
+          type: "button", class: "button primary", "data-action": "startJourney", disabled: value.trim() ? false : true,
+          onclick: startWithReference,
+        }, t("idle.start"))));
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (screen().dataset.screen !== "idle" || app.reference === undefined || app.reference === null) return;
+    if (!app.station || app.station.name !== "idle" || !app.station.startBy.includes("reference")) return;
+    if (event.key === "Enter") startWithReference();
+    else if (event.key === "Backspace") referenceType("back");
+    else if (event.key.length === 1) referenceType(event.key);
+    else return;
+    event.preventDefault();
+  });
 
   // The document left the reader mid-read: ask for it back; the read resumes by itself.
   function onDocumentNotice(lifted) {
@@ -934,7 +987,12 @@
   }
 
   function onError(error) {
-    if (!app.journey) return;
+    if (!app.journey) {
+      // The journey could not start (the backend refused it, a reference it cannot use):
+      // say what happened until the station idles again.
+      if (app.station && app.station.name === "starting") showRefused(error);
+      return;
+    }
     if (!error.retryable) return; // `finished` follows with the error
     show("error", () => h("section", { class: "centered" },
       h("div", { class: "icon warning", "aria-hidden": "true" }, "!"),
@@ -944,22 +1002,38 @@
       h("div", { class: "actions" }, button("retryAfterError", t("error.retry"), () => send("retryAfterError")))));
   }
 
+  function showRefused(error) {
+    show("result", () => h("section", { class: "centered result failed", "data-refused": "true" },
+      h("div", { class: "icon negative", "aria-hidden": "true" }, "!"),
+      h("h1", {}, t("result.failedTitle")),
+      h("p", { class: "lead" }, errorText(error)),
+      h("p", {}, t("result.askStaff")),
+      h("p", { class: "code staff-code", id: "error-code" }, error.code)));
+  }
+
   function onFinished(result) {
     closeModal();
     if (app.journey) app.journey.ended = true;
     const error = result.error;
-    if (result.isSuccess && result.authentication !== "FAILED") {
+    if (result.isSuccess && result.authentication === "SUCCESS") {
+      show("result", () => h("section", { class: "centered result success", "data-authentication": "SUCCESS" },
+        h("div", { class: "icon positive", "aria-hidden": "true" }, "✓"),
+        h("h1", {}, t("result.authenticatedTitle")),
+        h("p", { class: "lead" }, t("result.authenticatedText"))));
+      return;
+    }
+    if (result.isSuccess && result.authentication === "FAILED") {
+      show("result", () => h("section", { class: "centered result failed", "data-authentication": "FAILED" },
+        h("div", { class: "icon negative", "aria-hidden": "true" }, "✕"),
+        h("h1", {}, t("result.authenticationFailed")),
+        h("p", { class: "lead" }, t("result.askStaff"))));
+      return;
+    }
+    if (result.isSuccess) {
       show("result", () => h("section", { class: "centered result success" },
         h("div", { class: "icon positive", "aria-hidden": "true" }, "✓"),
         h("h1", {}, t("result.successTitle")),
         h("p", { class: "lead" }, t("result.successText"))));
-      return;
-    }
-    if (result.isSuccess) {
-      show("result", () => h("section", { class: "centered result failed" },
-        h("div", { class: "icon negative", "aria-hidden": "true" }, "✕"),
-        h("h1", {}, t("result.authenticationFailed")),
-        h("p", { class: "lead" }, t("result.takeDocument"))));
       return;
     }
     const code = error ? error.code : "";

@@ -17,6 +17,8 @@ struct InitiationPlan {
     var sessionToken: String
     var sessionTokenHash: [UInt8]
     var definitionKey: Int
+    /// An Authentication's enrollment (checked by the server before).
+    var enrollmentId: String?
     var tokenExpiresAt: Double
     var createdAt: Double
     var credentials: [Credential]
@@ -28,6 +30,7 @@ struct InitiationPlan {
         sessionToken = StoreSecrets.randomToken()
         sessionTokenHash = StoreSecrets.hash(Array(sessionToken.utf8))
         definitionKey = request.workflowDefinition.key
+        enrollmentId = request.enrollmentTransactionReference
         createdAt = now.timeIntervalSince1970
         tokenExpiresAt = createdAt + Double(request.tokenLifetime ?? 1800)
         credentials = WorkflowRequirements.credentials(for: request.workflowDefinition).map {
@@ -37,6 +40,15 @@ struct InitiationPlan {
 
     /// The API's answer: ids, part URLs under `baseURL`, consent items and the session token.
     func response(baseURL: String, now: Date) -> AccountResponse {
+        Self.response(
+            accountId: accountId, executionId: executionId, sessionToken: sessionToken, credentials: credentials, baseURL: baseURL, now: now)
+    }
+
+    /// The answer for an execution: a new one, or an Authentication the integrator's server
+    /// created and a station now takes (with a new session token).
+    static func response(
+        accountId: String, executionId: String, sessionToken: String, credentials: [Credential], baseURL: String, now: Date
+    ) -> AccountResponse {
         let executionURL = "\(baseURL)/api/v1/accounts/\(accountId)/workflow-executions/\(executionId)"
         let credentialResponses = credentials.map { credential in
             var parts: [String: String] = [:]

@@ -89,6 +89,8 @@ extension PostgresReferenceStore {
             "CREATE INDEX parts_execution ON parts(execution_id)",
             "CREATE INDEX callbacks_due ON callbacks(next_attempt_at)",
         ],
+        // An Authentication's enrollment: the execution whose face it is compared with.
+        ["ALTER TABLE executions ADD COLUMN enrollment_id TEXT"],
     ]
 
     /// Applies the migrations not yet applied, each in its own transaction, under an

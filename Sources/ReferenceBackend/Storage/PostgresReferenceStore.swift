@@ -130,9 +130,9 @@ public final class PostgresReferenceStore: ReferenceStore {
             }
             try await connection.query(
                 """
-                INSERT INTO executions (id, account_id, definition_key, status, session_token_hash, token_expires_at, created_at)
+                INSERT INTO executions (id, account_id, definition_key, status, session_token_hash, token_expires_at, created_at, enrollment_id)
                 VALUES (\(plan.executionId), \(plan.accountId), \(plan.definitionKey), \(WorkflowStatus.INITIATED.rawValue),
-                        \(Data(plan.sessionTokenHash)), \(plan.tokenExpiresAt), \(plan.createdAt))
+                        \(Data(plan.sessionTokenHash)), \(plan.tokenExpiresAt), \(plan.createdAt), \(plan.enrollmentId))
                 """, logger: logger
             )
             for credential in plan.credentials {
@@ -149,21 +149,65 @@ public final class PostgresReferenceStore: ReferenceStore {
     }
 
     public func execution(clientId: String, accountId: String, executionId: String) async throws -> ExecutionRow? {
-        guard let row = try await client.query(
+        try await executionRow(client.query(
             """
             SELECT e.id, e.account_id, e.definition_key, e.status, e.session_token_hash, e.token_expires_at, e.created_at,
-                   e.completed_at, e.result, a.customer_ref, a.user_ref, a.callback_url
+                   e.completed_at, e.result, a.customer_ref, a.user_ref, a.callback_url, e.enrollment_id
             FROM executions e JOIN accounts a ON a.id = e.account_id
             WHERE e.id = \(executionId) AND e.account_id = \(accountId) AND a.client_id = \(clientId)
             """, logger: logger
-        ).collect().first else { return nil }
-        let (id, account, key, status, tokenHash, expires, created, completed, result, customer, user, callback) =
-            try row.decode((String, String, Int, String, Data, Double, Double, Double?, Data?, String, String?, String?).self)
+        ).collect().first)
+    }
+
+    public func execution(clientId: String, executionId: String) async throws -> ExecutionRow? {
+        try await executionRow(client.query(
+            """
+            SELECT e.id, e.account_id, e.definition_key, e.status, e.session_token_hash, e.token_expires_at, e.created_at,
+                   e.completed_at, e.result, a.customer_ref, a.user_ref, a.callback_url, e.enrollment_id
+            FROM executions e JOIN accounts a ON a.id = e.account_id
+            WHERE e.id = \(executionId) AND a.client_id = \(clientId)
+            """, logger: logger
+        ).collect().first)
+    }
+
+    private func executionRow(_ row: PostgresRow?) throws -> ExecutionRow? {
+        guard let row else { return nil }
+        let (id, account, key, status, tokenHash, expires, created, completed, result, customer, user, callback, enrollment) =
+            try row.decode((String, String, Int, String, Data, Double, Double, Double?, Data?, String, String?, String?, String?).self)
         return ExecutionRow(
             id: id, accountId: account, definitionKey: key, status: WorkflowStatus(rawValue: status) ?? .INITIATED,
             sessionTokenHash: Array(tokenHash), tokenExpiresAt: expires, createdAt: created, completedAt: completed, result: result,
-            customerReference: customer, userReference: user, callbackURL: callback
+            customerReference: customer, userReference: user, callbackURL: callback, enrollmentId: enrollment
         )
+    }
+
+    public func takeAuthentication(clientId: String, executionId: String, lifetime: Int, baseURL: String) async throws -> AccountResponse? {
+        let token = StoreSecrets.randomToken()
+        let (logger, timestamp) = (self.logger, self.timestamp)
+        let taken = try await client.withTransaction(logger: logger) { connection -> (accountId: String, credentials: [InitiationPlan.Credential])? in
+            // Only an INITIATED Authentication of this client's accounts matches; the row stays locked until the commit.
+            guard let account = try await connection.query(
+                """
+                UPDATE executions e SET session_token_hash = \(Data(StoreSecrets.hash(Array(token.utf8)))), token_expires_at = \(timestamp + Double(lifetime))
+                FROM accounts a
+                WHERE e.id = \(executionId) AND a.id = e.account_id AND a.client_id = \(clientId)
+                  AND e.definition_key = \(WorkflowDefinition.authenticationKey) AND e.status = \(WorkflowStatus.INITIATED.rawValue)
+                RETURNING e.account_id
+                """, logger: logger
+            ).collect().first?.decode(String.self) else { return nil }
+            var credentials: [InitiationPlan.Credential] = []
+            for try await (id, category, filter) in try await connection.query(
+                "SELECT id, category, filter FROM credentials WHERE execution_id = \(executionId) ORDER BY id", logger: logger
+            ).decode((String, String, Data?).self) {
+                guard let category = CredentialCategory(rawValue: category) else { continue }
+                let decoded = filter.flatMap { try? JSONDecoder().decode(CredentialFilter.self, from: $0) }
+                credentials.append(InitiationPlan.Credential(id: id, filter: decoded ?? CredentialFilter(category: category)))
+            }
+            return (account, credentials)
+        }
+        guard let taken else { return nil }
+        return InitiationPlan.response(
+            accountId: taken.accountId, executionId: executionId, sessionToken: token, credentials: taken.credentials, baseURL: baseURL, now: now())
     }
 
     public func setStatus(executionId: String, _ status: WorkflowStatus) async throws {

@@ -26,6 +26,8 @@ public struct ExecutionRow: Sendable {
     public var customerReference: String
     public var userReference: String?
     public var callbackURL: String?
+    /// An Authentication's enrollment: the execution whose face it is compared with.
+    public var enrollmentId: String?
 }
 
 /// A stored part of a credential.
@@ -97,6 +99,13 @@ public protocol ReferenceStore: Sendable {
     func initiate(clientId: String, request: AccountRequest, existingAccountId: String?, baseURL: String) async throws -> AccountResponse?
     /// The execution when it belongs to this client's account, else nil.
     func execution(clientId: String, accountId: String, executionId: String) async throws -> ExecutionRow?
+    /// The execution when it belongs to any of this client's accounts, else nil (an
+    /// Authentication's reference names the execution alone).
+    func execution(clientId: String, executionId: String) async throws -> ExecutionRow?
+    /// An Authentication the integrator's server created, taken by a station: a new session
+    /// token of `lifetime` seconds replaces the first one.
+    /// - Returns: nil unless the execution is this client's, an Authentication, and still INITIATED.
+    func takeAuthentication(clientId: String, executionId: String, lifetime: Int, baseURL: String) async throws -> AccountResponse?
     func setStatus(executionId: String, _ status: WorkflowStatus) async throws
     func credentialCategory(executionId: String, credentialId: String) async throws -> CredentialCategory?
 

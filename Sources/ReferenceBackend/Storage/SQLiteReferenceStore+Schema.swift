@@ -71,5 +71,9 @@ extension SQLiteReferenceStore {
         """
         ALTER TABLE credentials ADD COLUMN filter BLOB;
         """,
+        // An Authentication's enrollment: the execution whose face it is compared with.
+        """
+        ALTER TABLE executions ADD COLUMN enrollment_id TEXT;
+        """,
     ]
 }

@@ -97,9 +97,12 @@ public actor SQLiteReferenceStore: ReferenceStore {
                 )
             }
             try db.query(
-                "INSERT INTO executions (id, account_id, definition_key, status, session_token_hash, token_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO executions (id, account_id, definition_key, status, session_token_hash, token_expires_at, created_at, enrollment_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
                 [.text(plan.executionId), .text(plan.accountId), .integer(Int64(plan.definitionKey)), .text(WorkflowStatus.INITIATED.rawValue),
-                 .blob(plan.sessionTokenHash), .real(plan.tokenExpiresAt), .real(plan.createdAt)]
+                 .blob(plan.sessionTokenHash), .real(plan.tokenExpiresAt), .real(plan.createdAt), Self.optional(plan.enrollmentId)]
             )
             for credential in plan.credentials {
                 try db.query(
@@ -117,22 +120,51 @@ public actor SQLiteReferenceStore: ReferenceStore {
     }
 
     public func execution(clientId: String, accountId: String, executionId: String) throws(SQLiteError) -> ExecutionRow? {
+        try executionRow(where: "e.id = ? AND e.account_id = ? AND a.client_id = ?", [.text(executionId), .text(accountId), .text(clientId)])
+    }
+
+    public func execution(clientId: String, executionId: String) throws(SQLiteError) -> ExecutionRow? {
+        try executionRow(where: "e.id = ? AND a.client_id = ?", [.text(executionId), .text(clientId)])
+    }
+
+    private func executionRow(where condition: String, _ values: [SQLiteValue]) throws(SQLiteError) -> ExecutionRow? {
         guard let row = try db.query(
             """
             SELECT e.id, e.account_id, e.definition_key, e.status, e.session_token_hash, e.token_expires_at, e.created_at,
-                   e.completed_at, e.result, a.customer_ref, a.user_ref, a.callback_url
+                   e.completed_at, e.result, a.customer_ref, a.user_ref, a.callback_url, e.enrollment_id
             FROM executions e JOIN accounts a ON a.id = e.account_id
-            WHERE e.id = ? AND e.account_id = ? AND a.client_id = ?
+            WHERE \(condition)
             """,
-            [.text(executionId), .text(accountId), .text(clientId)]
+            values
         ).first else { return nil }
         return ExecutionRow(
             id: row[0].string ?? "", accountId: row[1].string ?? "", definitionKey: Int(row[2].int ?? 0),
             status: WorkflowStatus(rawValue: row[3].string ?? "") ?? .INITIATED, sessionTokenHash: row[4].bytes ?? [],
             tokenExpiresAt: row[5].double ?? 0, createdAt: row[6].double ?? 0, completedAt: row[7].double,
             result: row[8].bytes.map { Data($0) }, customerReference: row[9].string ?? "", userReference: row[10].string,
-            callbackURL: row[11].string
+            callbackURL: row[11].string, enrollmentId: row[12].string
         )
+    }
+
+    public func takeAuthentication(clientId: String, executionId: String, lifetime: Int, baseURL: String) throws(SQLiteError) -> AccountResponse? {
+        try db.transaction { () throws(SQLiteError) -> AccountResponse? in
+            guard let row = try executionRow(where: "e.id = ? AND a.client_id = ?", [.text(executionId), .text(clientId)]),
+                row.definitionKey == WorkflowDefinition.authenticationKey, row.status == .INITIATED
+            else { return nil }
+            let token = StoreSecrets.randomToken()
+            try db.query(
+                "UPDATE executions SET session_token_hash = ?, token_expires_at = ? WHERE id = ?",
+                [.blob(StoreSecrets.hash(Array(token.utf8))), .real(timestamp + Double(lifetime)), .text(executionId)]
+            )
+            let credentials = try db.query("SELECT id, category, filter FROM credentials WHERE execution_id = ? ORDER BY rowid", [.text(executionId)])
+                .compactMap { row -> InitiationPlan.Credential? in
+                    guard let category = row[1].string.flatMap(CredentialCategory.init(rawValue:)) else { return nil }
+                    let filter = row[2].bytes.flatMap { try? JSONDecoder().decode(CredentialFilter.self, from: Data($0)) }
+                    return InitiationPlan.Credential(id: row[0].string ?? "", filter: filter ?? CredentialFilter(category: category))
+                }
+            return InitiationPlan.response(
+                accountId: row.accountId, executionId: executionId, sessionToken: token, credentials: credentials, baseURL: baseURL, now: now())
+        }
     }
 
     public func setStatus(executionId: String, _ status: WorkflowStatus) throws(SQLiteError) {

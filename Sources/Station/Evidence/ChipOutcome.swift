@@ -41,5 +41,11 @@ public struct ChipOutcome: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The portrait in the chip's DG2 (JPEG or JPEG 2000), for the station's face match.
+    public var portrait: [UInt8]? {
+        guard let dg2 = chipData.dataGroups["DG2"] else { return nil }
+        return (try? DataGroup2([UInt8](dg2)))?.faces.first?.imageData
+    }
+
     public var description: String { "ChipOutcome(\(summary))" }
 }

@@ -15,6 +15,10 @@ public final class Autopilot: StationDisplay, Sendable {
         var parts: [Credential.Part] = []
         var journeysLeft: Int
         var startedJourneys = 0
+        /// At an Authentication station, the enrollments the next journeys name, in order.
+        var references: [AuthenticationReference]
+        /// An Authentication station idles and no reference is queued: the next one starts a journey.
+        var waitingForReference = false
         /// A journey it started has not ended yet (no `finished`, no refusal).
         var running = false
         var worker: Task<Void, Never>?
@@ -44,15 +48,16 @@ public final class Autopilot: StationDisplay, Sendable {
     ///   - journeys: how many journeys to start from the idle screen.
     ///   - pause: how long it "reads" each screen before answering (so a viewer can follow).
     ///   - clock: where it waits while it "reads".
+    ///   - references: at an Authentication station, the enrollment each journey names, in order.
     public init(
         wrapping display: any StationDisplay, journeys: Int = 1, pause: Duration = .milliseconds(700), clock: any Clock<Duration> = ContinuousClock(),
-        logger: Logger
+        references: [AuthenticationReference] = [], logger: Logger
     ) {
         self.display = display
         self.pause = pause
         self.clock = clock
         self.logger = logger
-        state = Mutex(State(journeysLeft: journeys))
+        state = Mutex(State(journeysLeft: journeys, references: references))
         (results, finishedContinuation) = AsyncStream.makeStream(of: Report.self)
         (inputs, inputContinuation) = AsyncStream.makeStream(of: DisplayInput.self)
     }
@@ -73,6 +78,23 @@ public final class Autopilot: StationDisplay, Sendable {
 
     deinit { state.withLock { $0.worker?.cancel() } }
 
+    /// At an Authentication station: the next journey names this enrollment (it starts at
+    /// once when the station idles waiting for one).
+    public func authenticate(_ reference: AuthenticationReference) async {
+        let start = state.withLock { state -> Bool in
+            guard state.waitingForReference, !state.running, state.journeysLeft > 0 else {
+                state.references.append(reference)
+                return false
+            }
+            state.waitingForReference = false
+            state.journeysLeft -= 1
+            state.startedJourneys += 1
+            state.running = true
+            return true
+        }
+        if start { await send(.station(.startJourney(reference))) }
+    }
+
     public func answer(_ message: DisplayMessage, to client: DisplayClientID) async {
         await display.answer(message, to: client)
     }
@@ -80,17 +102,27 @@ public final class Autopilot: StationDisplay, Sendable {
     public func show(_ screen: StationScreen) async {
         await display.show(screen)
         switch screen {
-        case .idle:
-            let (go, done) = state.withLock { state -> (Bool, Bool) in
+        case .idle(let startBy):
+            let (go, done, reference) = state.withLock { state -> (Bool, Bool, AuthenticationReference?) in
                 // The idle screen may come again while a start is on its way: only once.
-                guard !state.running else { return (false, false) }
-                guard state.journeysLeft > 0 else { return (false, state.startedJourneys > 0) }
+                guard !state.running else { return (false, false, nil) }
+                guard state.journeysLeft > 0 else { return (false, state.startedJourneys > 0, nil) }
+                var reference: AuthenticationReference?
+                if startBy.contains(.reference) {
+                    // An Authentication names its enrollment: wait for one.
+                    guard !state.references.isEmpty else {
+                        state.waitingForReference = true
+                        return (false, false, nil)
+                    }
+                    reference = state.references.removeFirst()
+                }
+                state.waitingForReference = false
                 state.journeysLeft -= 1
                 state.startedJourneys += 1
                 state.running = true
-                return (true, false)
+                return (true, false, reference)
             }
-            if go { await send(.station(.startJourney)) }
+            if go { await send(.station(.startJourney(reference))) }
             if done { finishedContinuation.yield(.done) }
         case .decision(let reference, let decision):
             finishedContinuation.yield(.decision(reference: reference, decision: decision))

@@ -212,8 +212,8 @@ public actor StationLoop {
             await dependencies.display.show(screen)
         case .answer(let message, let client):
             await dependencies.display.answer(message, to: client)
-        case .requestJourney(let generation):
-            requestJourney(generation: generation)
+        case .requestJourney(let generation, let authentication):
+            requestJourney(generation: generation, authentication: authentication)
         case .watchPlaten:
             // Only while the camera is free; a journey's capture cancels it first.
             guard captureTask == nil else { return }
@@ -224,14 +224,14 @@ public actor StationLoop {
             let camera = await dependencies.camera.probe()
             let reader = await dependencies.chip.probe()
             await perform(machine.devicesProbed([DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]))
-        case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame):
+        case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame, let portrait):
             // The camera is let go of by the platen's watch before the capture opens it.
             platenTask?.cancel()
             await platenTask?.value
             platenTask = nil
             captureTask?.cancel()
             trigger = CaptureTrigger()
-            let request = CaptureRequest(mode: mode, part: part, trigger: trigger, useFlash: useFlash, keepFullFrame: fullFrame)
+            let request = CaptureRequest(mode: mode, part: part, trigger: trigger, useFlash: useFlash, keepFullFrame: fullFrame, portrait: portrait)
             let camera = dependencies.camera
             captureTask = Task { [continuation] in
                 await camera.capture(request) { report in continuation.yield(.capture(generation: generation, report)) }
@@ -264,6 +264,8 @@ public actor StationLoop {
             }
         case .awaitDecision(let execution):
             awaitDecision(for: execution)
+        case .awaitAuthentication(let generation, let execution):
+            awaitAuthentication(generation: generation, for: execution)
         case .schedule(let timer, let after):
             timers[timer.key]?.cancel()
             timers[timer.key] = Task { [continuation, time] in
@@ -292,8 +294,9 @@ public actor StationLoop {
         }
     }
 
-    private func requestJourney(generation: Int) {
-        let request = settings.profile.accountRequest(reference: "kiosk-\(UUID().uuidString.prefix(8).lowercased())")
+    private func requestJourney(generation: Int, authentication: AuthenticationReference?) {
+        let request = settings.profile.accountRequest(
+            reference: "kiosk-\(UUID().uuidString.prefix(8).lowercased())", authentication: authentication)
         let starter = dependencies.starter
         backgroundTasks.removeAll { $0.isCancelled }
         backgroundTasks.append(Task { [continuation] in
@@ -318,6 +321,34 @@ public actor StationLoop {
             }
             continuation.yield(.chipDone(generation: generation, result))
         }
+    }
+
+    /// Asks the backend for an Authentication's decision while the outbox delivers the
+    /// journey: PASSED is SUCCESS; REJECTED or WARNING is FAILED (an Authentication is yes or
+    /// no); NOT_EXECUTED (no face models at the backend) could not be processed (M). No
+    /// decision within `decisionWait` is a network problem the person may retry (A).
+    private func awaitAuthentication(generation: Int, for execution: ExecutionRef) {
+        let backend = dependencies.backend
+        backgroundTasks.removeAll { $0.isCancelled }
+        backgroundTasks.append(Task { [continuation, time, wait = settings.decisionWait] in
+            let poll = Duration.milliseconds(250)
+            var waited = Duration.zero
+            while waited < wait, !Task.isCancelled {
+                if let details = try? await backend.retrieve(execution), details.workflow.status == .PROCESSED {
+                    let outcome: JourneyResult.AuthenticationOutcome? = switch details.decision.type {
+                    case .PASSED: .SUCCESS
+                    case .REJECTED, .WARNING: .FAILED
+                    case .NOT_EXECUTED: nil
+                    }
+                    continuation.yield(.answer(generation: generation, .authenticated(outcome)))
+                    return
+                }
+                do { try await time.sleep(poll) } catch { return }
+                waited += poll
+            }
+            guard !Task.isCancelled else { return }
+            continuation.yield(.answer(generation: generation, .finalizeFailed(FlowError(.A, detail: "\(BackendError.Call.retrieve.rawValue)0000"))))
+        })
     }
 
     /// Asks the backend for the decision for a while, and shows it when it comes.

@@ -23,13 +23,15 @@ struct StationMachine {
         /// The answer to one display's command that did not fit (a stale screen).
         case answer(DisplayMessage, to: DisplayClientID)
         /// Ask the backend (through the journey starter) for a journey; answer with `journeyStarted`.
-        case requestJourney(generation: Int)
+        /// `authentication` names the enrollment of an Authentication.
+        case requestJourney(generation: Int, authentication: AuthenticationReference? = nil)
         /// Look at the camera and the reader; answer with `devicesProbed`.
         case probeDevices
         /// Let the camera watch the empty station so the finder knows its platen (between journeys).
         case watchPlaten
         /// Run the camera for a part until `stopCapture`; it reports with `captureEvent`.
-        case startCapture(generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool, fullFrame: Bool = false)
+        /// A face capture compares its best image with `portrait`, the chip's (personal data).
+        case startCapture(generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool, fullFrame: Bool = false, portrait: [UInt8]? = nil)
         case stopCapture
         /// The person pressed the shutter.
         case pressShutter
@@ -45,6 +47,9 @@ struct StationMachine {
         case wipeOutbox(workflowExecutionId: String)
         /// Ask the backend for the decision for a while and show it when it comes.
         case awaitDecision(ExecutionRef)
+        /// An Authentication's outcome comes from the backend's decision: ask for it for a
+        /// while and answer with `authenticated`, or `finalizeFailed` when none came.
+        case awaitAuthentication(generation: Int, ExecutionRef)
         /// Fire `timerFired` after `after`; it replaces a timer of the same key.
         case schedule(Timer, after: Duration)
         case cancelTimer(Timer.Key)
@@ -82,6 +87,8 @@ struct StationMachine {
     enum Answer: Hashable, Sendable {
         case partProcessed(Controller.PartOutcome)
         case finalized
+        /// The backend decided an Authentication; nil: it could not (the journey ends with M).
+        case authenticated(JourneyResult.AuthenticationOutcome?)
         case finalizeFailed(FlowError)
         case sessionFailed(FlowError)
         case scanFailed(FlowError)
@@ -118,6 +125,10 @@ struct StationMachine {
         /// FRONT_FULL_FRAME or BACK_FULL_FRAME among them).
         var fullFrameCredentials: Set<String> = []
         var finalized = false
+        /// An Authentication's enrollment: its outcome waits for the backend's decision.
+        var authentication: AuthenticationReference?
+        /// The station's face checks, by face credential, for the journey's result.
+        var faceChecks: [String: JourneyResult.FaceCheck] = [:]
         var startedAt: Duration
         var step: (name: String, at: Duration)?
     }
@@ -147,6 +158,8 @@ struct StationMachine {
     private(set) var lastHeartbeat = Duration.zero
     /// When the camera last watched the empty platen; nil: due at the next idle heartbeat.
     private var platenWatched: Duration?
+    /// The enrollment of the Authentication being started, until the backend answers.
+    private var startingAuthentication: AuthenticationReference?
 
     init(settings: StationLoop.Settings) {
         self.settings = settings
@@ -205,8 +218,16 @@ struct StationMachine {
     /// What a display sent; `client` is who gets the answer when it does not fit.
     mutating func input(_ input: DisplayInput, from client: DisplayClientID?, now: Duration) -> [Action] {
         switch input {
-        case .station(.startJourney):
-            guard case .idle = state, settings.start.contains(.touch) else { return [] }
+        case .station(.startJourney(let reference)):
+            guard case .idle = state else { return [] }
+            if settings.start.contains(.reference) {
+                // An Authentication station: the display names the enrollment.
+                guard let reference else {
+                    return [.log(LogLine(level: .notice, message: "startJourney without a reference at an Authentication station: ignored"))]
+                }
+                return startJourney(trigger: "reference", authentication: reference)
+            }
+            guard settings.start.contains(.touch) else { return [] }
             return startJourney(trigger: "touch")
         case .flow(let command):
             guard case .journey(var journey) = state else {
@@ -245,6 +266,8 @@ struct StationMachine {
     /// The backend's answer to `requestJourney`.
     mutating func journeyStarted(generation: Int, _ result: Result<JourneyStarter.Start, BackendError>, now: Duration) -> [Action] {
         guard generation == self.generation, case .starting = state else { return [] }
+        let authentication = startingAuthentication
+        startingAuthentication = nil
         switch result {
         case .failure(let error):
             let flowError = error.flowError
@@ -260,10 +283,11 @@ struct StationMachine {
             let execution = ExecutionRef(response)
             var offline = false
             if case .offline = start { offline = true }
-            let workflow = settings.profile.workflow(for: response, token: SessionToken(response.sdk.token))
+            let workflow = settings.profile.workflow(for: response, token: SessionToken(response.sdk.token), authentication: authentication)
             var controller = Controller(configuration: settings.controller)
             let actions = controller.start(workflow: workflow)
             var journey = Journey(controller: controller, execution: execution, startedAt: now)
+            journey.authentication = authentication
             journey.fullFrameCredentials = Set(response.workflowExecution.credentials.filter { credential in
                 [PartClassifier.frontFullFrame, .backFullFrame].contains { credential.api.parts[$0.rawValue] != nil }
             }.map(\.id))
@@ -289,6 +313,7 @@ struct StationMachine {
         case .image(let image, let isLast):
             return [.metric(.imageCaptured)] + apply(now: now) { $0.imageCaptured(image, isLastOfSide: isLast) }
         case .evidence(let evidence):
+            if case .liveness(let record) = evidence { noteFaceCheck(record) }
             guard let upload = evidence.upload else { return [] }
             return enqueue(classifier: upload.classifier, body: upload.body)
         case .lowPerformance:
@@ -350,6 +375,7 @@ struct StationMachine {
         switch answer {
         case .partProcessed(let outcome): return apply(now: now) { $0.partProcessed(outcome) }
         case .finalized: return apply(now: now) { $0.finalized() }
+        case .authenticated(let outcome): return apply(now: now) { $0.finalized(outcome) }
         case .finalizeFailed(let error): return apply(now: now) { $0.finalizeFailed(error) }
         case .sessionFailed(let error): return apply(now: now) { $0.sessionFailed(error) }
         case .scanFailed(let error): return apply(now: now) { $0.scanFailed(error) }
@@ -361,6 +387,8 @@ struct StationMachine {
         guard case .journey(var journey) = state else { return [] }
         journey.finalized = true
         state = .journey(journey)
+        // An Authentication ends with the backend's yes or no, so it waits for the decision.
+        if journey.authentication != nil { return [.awaitAuthentication(generation: generation, journey.execution)] }
         return [.answerLater(generation: generation, .finalized)]
     }
 
@@ -396,14 +424,15 @@ struct StationMachine {
 
     // MARK: Journeys
 
-    private mutating func startJourney(trigger: String) -> [Action] {
+    private mutating func startJourney(trigger: String, authentication: AuthenticationReference? = nil) -> [Action] {
         generation += 1
         state = .starting
+        startingAuthentication = authentication
         return [
             .metric(.journeyStarted),
             .log(LogLine(level: .info, message: "journey starting", metadata: ["trigger": trigger, "journey": "\(generation)"])),
             .showScreen(.starting),
-            .requestJourney(generation: generation),
+            .requestJourney(generation: generation, authentication: authentication),
         ]
     }
 
@@ -440,14 +469,22 @@ struct StationMachine {
                 break
             }
             state = .journey(journey)
+            if case .finished(let result) = message {
+                var completed = result
+                for index in completed.credentials.indices where completed.credentials[index].category == .face {
+                    completed.credentials[index].face = journey.faceChecks[completed.credentials[index].id]
+                }
+                return actions + [.show(.finished(completed))]
+            }
             return actions + [.show(message)]
         case .startCamera(let mode):
             let part = journey.part ?? .front
             let fullFrame = journey.credentialID.map { journey.fullFrameCredentials.contains($0) } ?? false
+            let isFace = mode == .faceLiveness || mode == .faceManual
             return [
                 .startCapture(
                     generation: generation, mode: mode, part: part, useFlash: settings.useFlash && (part == .front || part == .multipart),
-                    fullFrame: fullFrame && mode != .faceLiveness && mode != .faceManual)
+                    fullFrame: fullFrame && !isFace, portrait: isFace ? journey.chip?.portrait : nil)
             ]
         case .stopCamera:
             return [.stopCapture]
@@ -497,6 +534,26 @@ struct StationMachine {
         case .wipeSession:
             return endJourney(now: now, stopping: false)
         }
+    }
+
+    /// The station's own face checks from a liveness capture's record, for the journey's result.
+    private mutating func noteFaceCheck(_ record: LivenessEvidence) {
+        guard case .journey(var journey) = state, let credential = journey.credentialID else { return }
+        let liveness: JourneyResult.FaceCheck.Liveness = switch record.result.decision {
+        case .live: .live
+        case .attack: .attack
+        case .notPossible: .notPossible
+        }
+        let match: JourneyResult.FaceCheck.Match? = record.match.map {
+            switch $0.outcome {
+            case .match: .match
+            case .review: .review
+            case .noMatch: .noMatch
+            case .noFaceInPortrait, .noFaceInImage: .notPossible
+            }
+        }
+        journey.faceChecks[credential] = JourneyResult.FaceCheck(liveness: liveness, match: match, similarity: record.match?.similarity)
+        state = .journey(journey)
     }
 
     private func enqueue(classifier: PartClassifier, body: Data) -> [Action] {

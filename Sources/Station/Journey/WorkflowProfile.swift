@@ -29,14 +29,28 @@ public struct WorkflowProfile: Hashable, Sendable {
         switch preset {
         case .passportChipFace, .fastfill: [.PASSPORT]
         case .idCardChipFace: [.ID_CARD]
+        case .authentication: []
         }
     }
 
     var wantsFace: Bool { preset != .fastfill }
 
     /// The account request: credential filters only, never personal data.
-    /// - Parameter reference: the station's reference for this journey (no personal data).
-    public func accountRequest(reference: String, callbackURL: String? = nil) -> AccountRequest {
+    /// - Parameters:
+    ///   - reference: the station's reference for this journey (no personal data).
+    ///   - authentication: an Authentication's enrollment, as the display named it.
+    public func accountRequest(reference: String, callbackURL: String? = nil, authentication: AuthenticationReference? = nil) -> AccountRequest {
+        if preset == .authentication {
+            var request = AccountRequest(
+                customerInternalReference: reference, callbackUrl: callbackURL,
+                workflowDefinition: WorkflowDefinition(key: WorkflowDefinition.authenticationKey, credentials: [CredentialFilter(category: .FACEMAP)]))
+            switch authentication {
+            case .enrollment(let id)?: request.enrollmentTransactionReference = id
+            case .authenticationTransaction(let id)?: request.authenticationTransactionReference = id
+            case nil: break
+            }
+            return request
+        }
         var filters = [CredentialFilter(category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes)]
         if wantsFace { filters.append(CredentialFilter(category: .FACEMAP)) }
         return AccountRequest(
@@ -44,8 +58,9 @@ public struct WorkflowProfile: Hashable, Sendable {
             workflowDefinition: WorkflowDefinition(key: workflowKey, credentials: filters))
     }
 
-    /// The controller's workflow for the backend's answer.
-    public func workflow(for response: AccountResponse, token: SessionToken) -> Workflow {
+    /// The controller's workflow for the backend's answer; an Authentication's when the
+    /// journey names its enrollment.
+    public func workflow(for response: AccountResponse, token: SessionToken, authentication: AuthenticationReference? = nil) -> Workflow {
         let infos = response.workflowExecution.credentials.compactMap { credential -> Credential.Info? in
             switch credential.category {
             case .ID:
@@ -64,8 +79,9 @@ public struct WorkflowProfile: Hashable, Sendable {
             }
         }
         let consent = response.consentItems.map { ConsentItem(id: $0.id, type: $0.type == "passive" ? .passive : .active, text: $0.text, url: $0.url) }
+        let flow: Workflow.Flow = if let authentication { .authentication(authentication) } else if preset == .fastfill { .fastfill } else { .verification }
         return Workflow(
-            flow: preset == .fastfill ? .fastfill : .verification, credentials: infos, consentItems: consent.isEmpty ? nil : consent,
+            flow: flow, credentials: infos, consentItems: consent.isEmpty ? nil : consent,
             dataCenter: dataCenter, token: token, livenessProviderVersion: 1)
     }
 

@@ -109,7 +109,9 @@ public struct StationApp: Sendable {
             throw StartError(message: "\(error)", hint: "check backend.outbox; a damaged file was set aside, never deleted")
         }
         let profile = WorkflowProfile(c)
-        let policy = OfflinePolicy(mode: c.backend.offline == "refuse" ? .refuseNewJourneys : .queue)
+        // An Authentication names its enrollment when it starts: nothing can be prepared for it.
+        let policy = OfflinePolicy(
+            mode: c.backend.offline == "refuse" ? .refuseNewJourneys : .queue, preparedExecutions: profile.preset == .authentication ? 0 : 5)
         let starter = JourneyStarter(backend: backend, policy: policy, template: profile.accountRequest(reference: "kiosk-\(c.station.name)"), logger: logger)
 
         // Devices.

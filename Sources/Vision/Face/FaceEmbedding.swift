@@ -65,7 +65,7 @@ public struct FaceMatcher: Sendable {
         case noMatch
     }
 
-    public struct Result: Hashable, Sendable {
+    public struct Result: Hashable, Sendable, Codable {
         public var distance: Double
         /// 1 for identical embeddings, 0.5 at the threshold, 0 at twice the threshold or more.
         public var similarity: Double

@@ -65,12 +65,29 @@ final class FakeCamera: CaptureDevice, Sendable {
 
     let behaviour: Behaviour
     let chipKey: ChipAccessKey?
+    /// What a face part shows, with one liveness frame and the record; nil: the same picture
+    /// as every part, no liveness evidence.
+    let face: [UInt8]?
     let health: Mutex<DeviceProbe> = Mutex(.ready)
     let captures = Mutex(0)
+    /// The chip portraits the face captures were asked to compare with, in order.
+    let portraits = Mutex<[[UInt8]?]>([])
 
-    init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?) {
+    init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?, face: [UInt8]? = nil) {
         self.behaviour = behaviour
         self.chipKey = chipKey
+        self.face = face
+    }
+
+    /// The station's record of a liveness capture of one lit frame, as the camera would send
+    /// it: live, and the face the chip portrait's person when it was given one.
+    static func livenessRecord(compared: Bool) -> LivenessEvidence {
+        let match = compared ? #", "match": {"outcome": "match", "similarity": 0.71}"# : ""
+        return try! JSONDecoder().decode(LivenessEvidence.self, from: Data("""
+            {"challenge": {"slots": [true], "framesPerSlot": 1}, "turn": "left", "attempts": 1,
+             "frames": [{"index": 0, "attempt": 1, "lit": true, "phase": "light"}],
+             "result": {"decision": "live", "score": 1, "reasons": [], "framesMeasured": 1}\(match)}
+            """.utf8))
     }
 
     static let jpeg: [UInt8] = {
@@ -93,6 +110,7 @@ final class FakeCamera: CaptureDevice, Sendable {
 
     func capture(_ request: CaptureRequest, report: @escaping @Sendable (CaptureEvent) -> Void) async {
         captures.withLock { $0 += 1 }
+        if request.part == .face { portraits.withLock { $0.append(request.portrait) } }
         report(.started)
         if case .lostAfterStart = behaviour {
             try? await Task.sleep(for: .milliseconds(20))
@@ -106,6 +124,12 @@ final class FakeCamera: CaptureDevice, Sendable {
             if Task.isCancelled { return }
             report(.update(.extractionState(.holdStill)))
             let key = side == .front ? chipKey : nil
+            if side == .face, let face {
+                report(.evidence(.livenessFrame(index: 0, jpeg: face)))
+                report(.evidence(.liveness(Self.livenessRecord(compared: request.portrait != nil))))
+                report(.image(CapturedImage(bytes: face, side: side), isLastOfSide: true))
+                continue
+            }
             report(.image(CapturedImage(bytes: Self.jpeg, side: side, chipAccessKey: key), isLastOfSide: true))
         }
         // The loop stops the camera (cancels this task) once it has the images.

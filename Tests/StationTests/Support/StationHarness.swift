@@ -31,6 +31,8 @@ struct StationHarness: Sendable {
     let store: any ReferenceStore
     let camera: FakeCamera
     let chip: FakeChip
+    /// The station's client id at the reference backend.
+    let clientId: String
 
     /// Sends everything due in the outbox to the backend once.
     func drainOutbox() async throws -> Int {
@@ -49,6 +51,14 @@ struct StationHarness: Sendable {
         /// Whether the outbox sender runs during the journey (the backend "is up").
         var sender = true
         var decisionWait: Duration = .seconds(10)
+        /// The reference backend's face checks (none: NOT_EXECUTED, as without the models).
+        var faces: (any FaceVerifier)?
+        /// What the camera's face parts show (with a liveness frame and record); nil: the
+        /// same picture as every other part, and no liveness evidence.
+        var face: [UInt8]?
+        /// At an Authentication station, the enrollment each of the autopilot's journeys names.
+        var references: [AuthenticationReference] = []
+        var journeys = 1
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -56,6 +66,7 @@ struct StationHarness: Sendable {
         let issuer = try TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
         return try await LoopbackBackend.with(configure: { server in
             server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
+            if let faces = options.faces { server.faces = faces }
         }) { reference in
             let keyPath = reference.directory.appendingPathComponent("outbox.key").path
             try OutboxKey.generate(path: keyPath)
@@ -67,10 +78,11 @@ struct StationHarness: Sendable {
             let profile = WorkflowProfile(preset: options.preset)
             let starter = JourneyStarter(
                 backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
-            let camera = FakeCamera(options.camera, chipKey: chipKey)
+            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
             let chip = try FakeChip(options.chip, mrz: mrz, issuer: issuer)
             let recording = RecordingDisplay()
-            let autopilot = options.autopilot ? Autopilot(wrapping: recording, pause: .zero, logger: logger) : nil
+            let autopilot = options.autopilot
+                ? Autopilot(wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, logger: logger) : nil
             var controller = Controller.Configuration()
             controller.defaultInactivityTimeout = options.inactivity
             controller.inactivityWarningGrace = options.grace
@@ -85,7 +97,8 @@ struct StationHarness: Sendable {
                 logger: logger)
             autopilot?.attach(to: loop)
             let harness = StationHarness(
-                loop: loop, display: recording, autopilot: autopilot, outbox: outbox, backend: backend, store: reference.store, camera: camera, chip: chip)
+                loop: loop, display: recording, autopilot: autopilot, outbox: outbox, backend: backend, store: reference.store, camera: camera, chip: chip,
+                clientId: reference.station.id)
             let running = Task { await loop.run() }
             let sender = options.sender
                 ? Task {
