@@ -128,3 +128,37 @@ public enum ControlMapping {
         String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) })
     }
 }
+
+/// The automatic controls a camera held still for a measurement that compares frames'
+/// brightness (the liveness light challenge: automatic exposure, gain or white balance
+/// would make up for the LED and hide the face's answer to it), with the values to restore.
+public struct ExposureHold: Hashable, Sendable {
+    /// Each automatic control switched to manual, with its value before.
+    public var restore: [CameraControl: Int64]
+
+    public init(restore: [CameraControl: Int64] = [:]) {
+        self.restore = restore
+    }
+}
+
+/// A camera that can hold its automatic exposure, gain and white balance still.
+public protocol ExposureHolding: AnyObject {
+    /// Switches automatic exposure, gain and white balance to manual where the camera has
+    /// them (the values they reached stay), and says what to restore. Controls the camera
+    /// lacks or will not set are left alone.
+    func holdExposure() -> ExposureHold
+    /// Puts back what `holdExposure` changed.
+    func release(_ hold: ExposureHold)
+}
+
+extension CameraControl {
+    /// The value that turns this automatic control off (`V4L2_EXPOSURE_MANUAL` for exposure,
+    /// 0 for the boolean ones); nil for the manual controls.
+    var manualValue: Int64? {
+        switch self {
+        case .autoExposure: 1
+        case .autoGain, .autoWhiteBalance: 0
+        case .exposure, .gain, .brightness, .contrast, .whiteBalanceTemperature, .focus, .autoFocus, .powerLineFrequency: nil
+        }
+    }
+}

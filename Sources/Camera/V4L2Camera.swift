@@ -342,7 +342,11 @@ public final class V4L2Camera: FrameSource {
     }
 
     private func resolve(_ control: CameraControl) throws(CameraError) -> ControlInfo {
-        guard let info = ControlMapping.resolve(control, in: try controls()) else {
+        try resolve(control, in: try controls())
+    }
+
+    private func resolve(_ control: CameraControl, in controls: [ControlInfo]) throws(CameraError) -> ControlInfo {
+        guard let info = ControlMapping.resolve(control, in: controls) else {
             throw CameraError(kind: .controlNotSupported, message: "\(self.info.card) has no \(control.rawValue) control")
         }
         return info
@@ -383,6 +387,34 @@ public final class V4L2Camera: FrameSource {
         if fd >= 0 {
             Sys.close(fd)
             fd = -1
+        }
+    }
+}
+
+extension V4L2Camera: ExposureHolding {
+    public func holdExposure() -> ExposureHold {
+        var hold = ExposureHold()
+        guard let controls = try? controls() else { return hold }
+        for control in [CameraControl.autoExposure, .autoGain, .autoWhiteBalance] {
+            guard let manual = control.manualValue, let info = try? resolve(control, in: controls), !info.isReadOnly,
+                info.type != .menu || info.menu[Int(manual)] != nil,
+                let before = try? value(of: control), before != manual
+            else { continue }
+            do {
+                try V4L2.setControl(fd, id: info.id, value: Int32(clamping: manual)).get()
+                hold.restore[control] = before
+            } catch {
+                logger.notice("an automatic control could not be held", metadata: ["control": "\(control.rawValue)", "error": "\(error)"])
+            }
+        }
+        return hold
+    }
+
+    public func release(_ hold: ExposureHold) {
+        for (control, value) in hold.restore {
+            do { try set(control, to: value) } catch {
+                logger.warning("an automatic control could not be restored", metadata: ["control": "\(control.rawValue)", "error": "\(error)"])
+            }
         }
     }
 }

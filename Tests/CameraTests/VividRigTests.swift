@@ -125,6 +125,26 @@ struct VividRigTests {
         }
     }
 
+    /// The liveness challenge holds the automatic controls still: vivid's automatic gain is
+    /// switched to manual and back, and a control already manual is left alone.
+    @Test func automaticControlsAreHeldAndRestored() throws {
+        let camera = try V4L2Camera(name: Rig.vividName, logger: logger)
+        let map = ControlMapping.resolveAll(try camera.controls())
+        try #require(map[.autoGain] != nil, "vivid offers Gain, Automatic")
+        try camera.set(.autoGain, to: 1)
+        let hold = camera.holdExposure()
+        #expect(hold.restore[.autoGain] == 1)
+        #expect(try camera.value(of: .autoGain) == 0)
+        camera.release(hold)
+        #expect(try camera.value(of: .autoGain) == 1)
+        try camera.set(.autoGain, to: 0)
+        let none = camera.holdExposure()
+        #expect(none.restore[.autoGain] == nil)
+        #expect(try camera.value(of: .autoGain) == 0)
+        camera.release(none)
+        try camera.set(.autoGain, to: map[.autoGain]!.defaultValue)
+    }
+
     /// Unplug (vivid's Disconnect button) is reported within a second; after the
     /// driver comes back (rmmod + insmod), the camera reopens by its stable name.
     @Test func unplugIsDetectedAndTheCameraReopensByName() throws {

@@ -25,16 +25,22 @@ struct LivenessCaptureTests {
         var lost: String? { list.withLock { $0.lazy.compactMap { if case .lost(let reason) = $0 { reason } else { nil } }.first } }
     }
 
-    /// Runs a faceLiveness capture of `presentation` until the face image is kept; with
-    /// `portrait`, the chip portrait of that person (scripts/face-data's DG2 image).
-    func run(_ presentation: String, line: SimulatedLine, portrait: String? = nil) async throws -> Events {
+    /// A capture with the simulated LED on `line`, facing the simulated person presenting
+    /// `presentation` from a new folder of recordings (the caller removes it).
+    static func station(_ presentation: String, line: SimulatedLine) throws -> (folder: String, flash: Flash<ContinuousClock>, capture: CameraCapture) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-lit-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         try #require(FaceData()).litRecordings(in: folder, presentation: presentation)
         var settings = CameraCapture.Settings(name: "file:\(folder)")
         settings.modelsFolder = VisionCrops.models
-        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: Self.logger)
-        let capture = CameraCapture(settings: settings, flash: flash, preview: PreviewFeed(), logger: Self.logger)
+        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: logger)
+        return (folder, flash, CameraCapture(settings: settings, flash: flash, preview: PreviewFeed(), logger: logger))
+    }
+
+    /// Runs a faceLiveness capture of `presentation` until the face image is kept; with
+    /// `portrait`, the chip portrait of that person (scripts/face-data's DG2 image).
+    func run(_ presentation: String, line: SimulatedLine, portrait: String? = nil) async throws -> Events {
+        let (folder, flash, capture) = try Self.station(presentation, line: line)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let events = Events()
         let chip = try portrait.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(FaceData()).station + "/\($0)-dg2.jpg"))) }
         await capture.capture(CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true, portrait: chip)) { events.add($0) }
@@ -73,6 +79,24 @@ struct LivenessCaptureTests {
         #expect(updates.contains { if case .extractionState(.tiltFace) = $0 { true } else { false } })
     }
 
+    @Test("the camera's automatic exposure is held from the challenge's first light to the end of the capture, then released")
+    func theExposureIsHeldForTheChallenge() async throws {
+        let line = SimulatedLine()
+        let (folder, flash, capture) = try Self.station("genuine", line: line)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let camera = try LitFaceCamera(folder: folder + "/face-lit", clock: ContinuousClock()) { await flash.isOn }
+        try await camera.start()
+        let events = Events()
+        await capture.runLiveness(
+            source: camera, request: CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true),
+            models: try FaceModels(folder: VisionCrops.models)) { events.add($0) }
+        #expect(events.record?.result.decision == .live)
+        #expect(line.transitions.filter { $0 }.count >= 2)
+        // Every frame the LED lit was made with the exposure held; it is free again after.
+        #expect(camera.litFramesWithFreeExposure == 0)
+        #expect(!camera.isExposureHeld)
+    }
+
     @Test("a print held up: it answers the light evenly and does not turn like a head: not live", arguments: ["print", "screen"])
     func attacksFail(presentation: String) async throws {
         let line = SimulatedLine()
@@ -85,14 +109,9 @@ struct LivenessCaptureTests {
 
     @Test("cancelled mid-challenge (the person walked away, the journey timed out): the LED is off, no face image is kept")
     func cancelledMidChallenge() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-lit-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try #require(FaceData()).litRecordings(in: folder, presentation: "genuine")
-        var settings = CameraCapture.Settings(name: "file:\(folder)")
-        settings.modelsFolder = VisionCrops.models
         let line = SimulatedLine()
-        let flash = Flash(line: line, maximumOn: .seconds(2), clock: ContinuousClock(), logger: Self.logger)
-        let capture = CameraCapture(settings: settings, flash: flash, preview: PreviewFeed(), logger: Self.logger)
+        let (folder, flash, capture) = try Self.station("genuine", line: line)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let events = Events()
         let task = Task {
             await capture.capture(CaptureRequest(mode: .faceLiveness, part: .face, trigger: CaptureTrigger(), useFlash: true)) { events.add($0) }

@@ -1,3 +1,4 @@
+import Camera
 import Foundation
 import Imaging
 import KioskTestKit
@@ -62,6 +63,44 @@ struct FaceCommandTests {
             var rollDegrees: Double?
         }
         var frames: [Frame]
+    }
+
+    /// A corrupt frame mid-stream in a held-out recording of a live person: said on its own
+    /// line, the frames after it analysed, and the liveness decision still live.
+    @Test(.enabled(if: FaceData() != nil, "needs \(FaceData.missing)"))
+    func aCorruptFrameMidStreamIsSaidAndTheLivenessCheckGoesOn() throws {
+        struct Truth: Decodable { var led: [Int] }
+        struct Run: Decodable {
+            struct Frame: Decodable {
+                var state: String?
+                var error: String?
+            }
+            struct Liveness: Decodable { var decision: String }
+            var frames: [Frame]
+            var liveness: Liveness?
+        }
+        let data = try #require(FaceData())
+        let sequence = try #require(data.livenessSequences("heldout").first { $0.truth.contains("/genuine/") })
+        let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: sequence.truth)))
+        var frames = MJPEG.split([UInt8](try Data(contentsOf: URL(fileURLWithPath: sequence.recording))))
+        try #require(frames.count == truth.led.count && frames.count > 10)
+        let corrupt: [UInt8] = Array(frames[5].prefix(500)) + (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) } + [0xFF, 0xD9]
+        frames.insert(corrupt, at: 6)
+        var led = truth.led.map { $0 == 1 ? "1" : "0" }
+        led.insert("-", at: 6)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-face-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/edited.mjpeg"
+        try Data(frames.joined()).write(to: URL(fileURLWithPath: path))
+        let run = IDKioskBinary.run("analyze", "face", "--models", VisionCrops.models, "--json", "--led", led.joined(), path)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONDecoder().decode([Run].self, from: Data(run.stdout.utf8)).first)
+        #expect(report.frames.count == frames.count)
+        #expect(report.frames[6].error != nil)
+        #expect(report.frames.filter { $0.error != nil }.count == 1)
+        #expect(report.frames[7].state != nil)
+        #expect(report.liveness?.decision == "live", "\(run.stdout.suffix(400))")
     }
 
     @Test("analyze face on a still: one face, five landmarks near the annotated ones, its guidance")

@@ -14,6 +14,12 @@ import Synchronization
 /// is a live face (`genuine`), a print held up (`print`) or a screen showing the face
 /// (`screen`), as rendered.
 ///
+/// Like a UVC camera left to itself, it has automatic exposure, metered on the middle of the
+/// frame where the face is (as webcams do): each frame's gain moves half-way towards the
+/// gain that brings that region's brightness back to the room's, so a lit LED is made up
+/// for within a few frames, unless the exposure is held
+/// (``ExposureHolding``), as the liveness loop does for its light challenge.
+///
 /// The folder is the station assets of scripts/face-data (`manifest.json` and the poses'
 /// PNGs); `person.json` beside the manifest may name `{"identity": ..., "presentation": ...}`.
 public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Duration {
@@ -34,6 +40,13 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
     private var startInstant: C.Instant?
     private var index = 0
     private let head = Mutex<Double?>(nil)
+    /// Automatic exposure: the gain of the last frame, and whether it is held still.
+    private var gain = 1.0
+    private let held = Mutex(false)
+    /// Whether the camera adjusts its exposure by itself (a camera without: false).
+    public let automaticExposure: Bool
+    /// Frames made with the LED lit while the automatic exposure was free to make up for it.
+    public private(set) var litFramesWithFreeExposure = 0
     /// The yaw shown last, in the manifest's degrees (positive: the nose to the image's right).
     private var yaw = 0.0
     /// A camera's noise, about ±2 levels: a fixed sequence read from a new place each frame.
@@ -49,6 +62,8 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
         var yaw: Double
         var ambient: [UInt8]
         var led: [UInt8]
+        /// The mean of `ambient`'s samples: the brightness automatic exposure aims at.
+        var ambientMean: Double
     }
 
     private struct Manifest: Decodable {
@@ -85,9 +100,10 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
     /// - Throws: `.badFile` when the manifest or an image is missing or unreadable.
     public init(
         folder: String, identity: String? = nil, presentation: String? = nil, framesPerSecond: UInt32 = 15, clock: C,
-        light: @escaping @Sendable () async -> Bool
+        automaticExposure: Bool = true, light: @escaping @Sendable () async -> Bool
     ) throws(CameraError) {
         self.folder = folder
+        self.automaticExposure = automaticExposure
         self.clock = clock
         self.light = light
         let manifest: Manifest
@@ -111,7 +127,7 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
         for entry in entries {
             let ambient = try Self.rgb(folder + "/" + entry.ambient, width: width, height: height)
             let led = try Self.rgb(folder + "/" + entry.led, width: width, height: height)
-            poses.append(Pose(yaw: entry.yaw_deg, ambient: ambient, led: led))
+            poses.append(Pose(yaw: entry.yaw_deg, ambient: ambient, led: led, ambientMean: Self.meteredMean(ambient, width: width, height: height)))
             names.append(entry.pose)
         }
         self.poses = poses
@@ -177,6 +193,20 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
                 }
             }
         }
+        if automaticExposure {
+            let isHeld = held.withLock { $0 }
+            if lit && !isHeld { litFramesWithFreeExposure += 1 }
+            if !isHeld {
+                let mean = Self.meteredMean(bytes, width: width, height: height)
+                if mean > 1 { gain += (pose.ambientMean / mean - gain) * 0.5 }
+            }
+            if abs(gain - 1) > 0.002 {
+                let gain = self.gain
+                bytes.withUnsafeMutableBufferPointer { out in
+                    for i in out.indices { out[i] = UInt8(clamping: Int(Double(out[i]) * gain + 0.5)) }
+                }
+            }
+        }
         let sequence = UInt32(truncatingIfNeeded: index)
         index += 1
         statistics.record(sequence: sequence)
@@ -185,6 +215,21 @@ public final class LitFaceCamera<C: Clock>: FrameSource where C.Duration == Dura
 
     public func stop() {
         startInstant = nil
+    }
+
+    /// The brightness automatic exposure meters: the mean of the middle half of the RGB
+    /// frame (a quarter of its area), every third pixel of every third row.
+    public static func meteredMean(_ bytes: [UInt8], width: Int, height: Int) -> Double {
+        var sum = 0, count = 0
+        for y in stride(from: height / 4, to: height * 3 / 4, by: 3) {
+            for x in stride(from: width / 4, to: width * 3 / 4, by: 3) {
+                let i = (y * width + x) * 3
+                guard i + 2 < bytes.count else { continue }
+                sum += Int(bytes[i]) + Int(bytes[i + 1]) + Int(bytes[i + 2])
+                count += 3
+            }
+        }
+        return count == 0 ? 0 : Double(sum) / Double(count)
     }
 
     /// The pose of the next frame: towards the asked yaw (or back to frontal) one turning pose
@@ -213,3 +258,21 @@ public protocol HeadTurning: AnyObject {
 }
 
 extension LitFaceCamera: HeadTurning {}
+
+extension LitFaceCamera: ExposureHolding {
+    /// Holds the simulated automatic exposure at its gain, as switching a UVC camera's
+    /// exposure to manual keeps the value it reached.
+    public func holdExposure() -> ExposureHold {
+        guard automaticExposure, !held.withLock({ $0 }) else { return ExposureHold() }
+        held.withLock { $0 = true }
+        return ExposureHold(restore: [.autoExposure: 3])
+    }
+
+    public func release(_ hold: ExposureHold) {
+        guard hold.restore[.autoExposure] != nil else { return }
+        held.withLock { $0 = false }
+    }
+
+    /// Whether the exposure is held now (for tests).
+    public var isExposureHeld: Bool { held.withLock { $0 } }
+}

@@ -32,6 +32,10 @@ extension CameraCapture {
         var lastPreview = Duration.zero - .seconds(1)
         var best: [UInt8]?
         var frames: [LivenessEvidence.FrameInfo] = []
+        // The camera's automatic exposure, gain and white balance are held still from the
+        // challenge's first light to the end: else they make up for the LED in a few frames.
+        var hold: ExposureHold?
+        defer { if let hold { (source as? any ExposureHolding)?.release(hold) } }
         report(.started)
         while !Task.isCancelled {
             let frame: Frame
@@ -61,6 +65,11 @@ extension CameraCapture {
                     report(.update(update))
                     if case .extractionState(let state) = update { follow(state, source: source) }
                 case .light(let on):
+                    if hold == nil, let camera = source as? any ExposureHolding {
+                        let held = camera.holdExposure()
+                        hold = held
+                        logger.info("exposure held for the light challenge", metadata: ["controls": "\(held.restore.keys.map(\.rawValue).sorted())"])
+                    }
                     await setLight(on)
                 case .keep(let lit):
                     guard frames.count < Self.maximumLivenessFrames, let jpeg = try? processor.encode(frame) else { break }
