@@ -515,6 +515,51 @@ static EC_GROUP *COpenSSL_ec_group(int param_id) {
     return EC_GROUP_new_by_curve_name(nid);
 }
 
+int COpenSSL_ec_param_id_matching(const uint8_t *p, size_t p_len, const uint8_t *a, size_t a_len,
+                                  const uint8_t *b, size_t b_len, const uint8_t *g, size_t g_len,
+                                  const uint8_t *n, size_t n_len) {
+    int found = -1;
+    BN_CTX *ctx = BN_CTX_new();
+    BIGNUM *wp = BN_bin2bn(p, (int)p_len, NULL), *wa = BN_bin2bn(a, (int)a_len, NULL);
+    BIGNUM *wb = BN_bin2bn(b, (int)b_len, NULL), *wn = BN_bin2bn(n, (int)n_len, NULL);
+    BIGNUM *cp = BN_new(), *ca = BN_new(), *cb = BN_new();
+    uint8_t generator[COPENSSL_EC_POINT_MAX_SIZE];
+    if (ctx == NULL || wp == NULL || wa == NULL || wb == NULL || wn == NULL || cp == NULL || ca == NULL || cb == NULL) goto done;
+    for (int id = 8; id <= 18 && found < 0; id++) {
+        EC_GROUP *group = COpenSSL_ec_group(id);
+        if (group == NULL) continue;
+        if (EC_GROUP_get_curve(group, cp, ca, cb, ctx) == 1 && BN_cmp(cp, wp) == 0 && BN_cmp(ca, wa) == 0 && BN_cmp(cb, wb) == 0
+            && BN_cmp(EC_GROUP_get0_order(group), wn) == 0) {
+            size_t len = EC_POINT_point2oct(group, EC_GROUP_get0_generator(group), POINT_CONVERSION_UNCOMPRESSED, generator, sizeof generator, ctx);
+            if (len == g_len && memcmp(generator, g, len) == 0) found = id;
+        }
+        EC_GROUP_free(group);
+    }
+done:
+    BN_free(wp); BN_free(wa); BN_free(wb); BN_free(wn);
+    BN_free(cp); BN_free(ca); BN_free(cb);
+    BN_CTX_free(ctx);
+    return found;
+}
+
+int COpenSSL_ec_explicit_parameters(int param_id, uint8_t *out, size_t out_cap, size_t *out_len) {
+    EC_GROUP *group = COpenSSL_ec_group(param_id);
+    if (group == NULL) return -1;
+    EC_GROUP_set_asn1_flag(group, OPENSSL_EC_EXPLICIT_CURVE);
+    EC_GROUP_set_point_conversion_form(group, POINT_CONVERSION_UNCOMPRESSED);
+    int len = i2d_ECPKParameters(group, NULL);
+    int ok = 0;
+    if (len <= 0) goto done;
+    if ((size_t)len > out_cap) { ok = -1; goto done; }
+    uint8_t *cursor = out;
+    if (i2d_ECPKParameters(group, &cursor) != len) goto done;
+    *out_len = (size_t)len;
+    ok = 1;
+done:
+    EC_GROUP_free(group);
+    return ok;
+}
+
 static int COpenSSL_ec_write(const EC_GROUP *group, const EC_POINT *point, uint8_t *out, size_t *out_len, BN_CTX *ctx) {
     if (EC_POINT_is_at_infinity(group, point)) return 0;
     size_t len = EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, out, COPENSSL_EC_POINT_MAX_SIZE, ctx);

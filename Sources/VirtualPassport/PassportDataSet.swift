@@ -25,7 +25,14 @@ public struct PassportDataSet: Sendable {
     /// EF.CardAccess offering one PACEInfo (version 2) with a standardized domain parameter ID;
     /// by default id-PACE-ECDH-GM-AES-CBC-CMAC-128 on brainpoolP256r1.
     public static func paceCardAccess(protocol protocolID: OID = "0.4.0.127.0.7.2.2.4.2.2", parameterID: Int = 13) -> [UInt8] {
-        DER.set(DER.sequence(DER.oid(protocolID), DER.integer(2), DER.integer(parameterID)))
+        paceCardAccess(offering: [(protocolID, parameterID)])
+    }
+
+    /// EF.CardAccess offering several PACEInfos (version 2), in this order: a chip with
+    /// several parameter sets, whose MSE:Set AT must name the one chosen (DO'84').
+    public static func paceCardAccess(offering offers: [(protocol: OID, parameterID: Int)]) -> [UInt8] {
+        let infos = offers.map { DER.sequence(DER.oid($0.protocol), DER.integer(2), DER.integer($0.parameterID)) }
+        return DER.set(infos.flatMap { $0 })
     }
 
     /// A JFIF-framed payload of exactly `size` bytes (at least 24).

@@ -75,10 +75,9 @@ public final class VirtualPassport: CardApplication {
             master.append(FileSystem.ElementaryFile(fid: LDSFile.cardSecurity.fid, sfi: LDSFile.cardSecurity.sfi, contents: cardSecurity, protected: true))
         }
         let fileSystem = FileSystem(masterFiles: master, applications: [.init(aid: Self.applicationIdentifier, files: elementaryFiles)])
-        let paceParameters = cardAccess.flatMap { try? SecurityInfos(cardAccess: $0) }.flatMap(PACE.Parameters.choose(from:))
-        let pace = paceParameters.flatMap {
-            try? PACE.ChipSession(parameters: $0, key: key, cardAccessNumber: cardAccessNumber, staticKey: chipAuthenticationKey?.privateKey)
-        }
+        let offered = cardAccess.flatMap { try? SecurityInfos(cardAccess: $0) }.map(PACE.Parameters.supported(in:)) ?? []
+        let pace = offered.isEmpty
+            ? nil : try? PACE.ChipSession(offered: offered, key: key, cardAccessNumber: cardAccessNumber, staticKey: chipAuthenticationKey?.privateKey)
         state = Mutex(State(fileSystem: fileSystem, quirks: quirks, pace: pace))
         atr = quirks.extendedLength ? FileSystemCard.defaultATR : Self.shortLengthATR
     }

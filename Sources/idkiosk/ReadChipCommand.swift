@@ -76,6 +76,9 @@ struct ReadChipCommand: AsyncParsableCommand {
         }
         var reader: String
         var accessControl: String
+        /// Whether EF.CardAccess offered PACE, and why PACE failed when BAC read the chip instead.
+        var paceOffered: Bool
+        var paceFailure: String?
         var files: [File]
         var refused: [String: String]
         var passiveAuthentication: String
@@ -231,7 +234,7 @@ struct ReadChipCommand: AsyncParsableCommand {
         let elapsed = reading.duration
         let seconds = elapsed.inSeconds
         return Report(
-            reader: reading.reader, accessControl: contents.accessControl.rawValue,
+            reader: reading.reader, accessControl: contents.accessControl.rawValue, paceOffered: contents.paceOffered, paceFailure: contents.paceFailure,
             files: contents.files.keys.sorted().map { Report.File(name: $0.name, bytes: contents.files[$0]?.count ?? 0) },
             refused: Dictionary(uniqueKeysWithValues: contents.refused.map { ($0.key.name, $0.value.description) }),
             passiveAuthentication: paOutcome,
@@ -242,7 +245,9 @@ struct ReadChipCommand: AsyncParsableCommand {
     }
 
     static func describe(_ r: Report) -> [String] {
-        var lines = ["reader: \(r.reader)", "access control: \(r.accessControl)", "files:"]
+        var lines = ["reader: \(r.reader)", "access control: \(r.accessControl)"]
+        if let failure = r.paceFailure { lines.append("  PACE offered but failed, read with BAC instead: \(failure)") }
+        lines.append("files:")
         lines += r.files.map { "  \($0.name): \($0.bytes) bytes" }
         for (name, sw) in r.refused.sorted(by: { $0.key < $1.key }) { lines.append("  \(name): refused (\(sw))") }
         lines.append("passive authentication: \(r.passiveAuthentication)")

@@ -28,6 +28,9 @@ struct SimPassportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Offer PACE in EF.CardAccess (otherwise BAC only).")
     var pace = false
 
+    @Option(name: .long, help: "With --pace: the standardized domain parameter IDs to offer, each as a PACEInfo of id-PACE-ECDH-GM-AES-CBC-CMAC-128 (default 13, brainpoolP256r1; e.g. 12,13 for two curves).")
+    var paceParameters = "13"
+
     @Option(name: .long, help: "Size of a filler face payload in DG2, in bytes (default: a drawn face, a real JPEG of about 20 KB).")
     var faceSize: Int?
 
@@ -72,6 +75,12 @@ struct SimPassportCommand: AsyncParsableCommand {
                     throw CommandFailure(.badInput, "--photo: \(path) is not a readable JPEG or PNG image: \(error)")
                 }
             }
+            let gm: OID = "0.4.0.127.0.7.2.2.4.2.2"
+            let ids = paceParameters.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard !ids.isEmpty, ids.allSatisfy({ $0.map { PACE.Parameters(protocol: gm, parameterID: $0) != nil } ?? false }) else {
+                throw CommandFailure(.badInput, "--pace-parameters: \(paceParameters) is not a list of curve IDs 8 to 18 (for example 12,13)")
+            }
+            let offers = ids.compactMap { $0 }.map { (protocol: gm, parameterID: $0) }
             let now = Int64(Date().timeIntervalSince1970)
             let year: Int64 = 365 * 86_400
             let passport: VirtualPassport
@@ -82,7 +91,7 @@ struct SimPassportCommand: AsyncParsableCommand {
                     mrz: text, faceSize: faceSize, faceEncoding: jpeg2000 ? .jpeg2000 : .jpeg, faceFormat: iso39794 ? .iso39794 : .iso19794,
                     portrait: portrait
                 ) { try issuer.securityObject($0) }
-                passport = VirtualPassport(key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess() : nil)
+                passport = VirtualPassport(key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess(offering: offers) : nil)
             } catch {
                 throw CommandFailure(.internalError, "cannot make the test passport: \(error)")
             }

@@ -91,9 +91,14 @@ struct PassportIntegrationTests {
         await connection.disconnect()
     }
 
-    @Test func chipAndActiveAuthenticationThroughPCSC() async throws {
+    /// Chip and Active Authentication through pcscd; the chip key's curve named, or given as
+    /// explicit ECParameters as many issuing states encode DG14 (interoperability fault 2, #13).
+    @Test(arguments: [false, true])
+    func chipAndActiveAuthenticationThroughPCSC(explicitCurve: Bool) async throws {
         let issuer = try TestIssuer(signerValidity: (Self.now - Self.year)...(Self.now + Self.year))
-        let chipKey = try ChipAuthentication.chipKey(parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7")
+        let chipKey = explicitCurve
+            ? try ChipAuthentication.chipKeyWithExplicitParameters(parameterID: 13)
+            : try ChipAuthentication.chipKey(parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7")
         let activeKey = try TestIssuer.activeAuthenticationKey(.rsa2048)
         let dg14 = LDSEncoder.dataGroup14(securityInfos: [
             DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.2.2"), DER.integer(1)),

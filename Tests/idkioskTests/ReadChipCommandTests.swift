@@ -24,14 +24,14 @@ struct ReadChipIntegrationTests {
     /// The same, with the card on the reader for the test to lift.
     func withPassport(
         faceSize: Int? = 20_000, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794,
-        quirks: PassportQuirks = PassportQuirks(), _ body: (String, VirtualCard) async throws -> Void
+        quirks: PassportQuirks = PassportQuirks(), cardAccess: [UInt8]? = nil, _ body: (String, VirtualCard) async throws -> Void
     ) async throws {
         let now = Int64(Date().timeIntervalSince1970)
         let issuer = try TestIssuer(signerValidity: (now - 86_400)...(now + 86_400))
         let data = try PassportDataSet.make(mrz: Self.mrz, faceSize: faceSize, faceEncoding: faceEncoding, faceFormat: faceFormat) {
             try issuer.securityObject($0)
         }
-        let passport = VirtualPassport(key: try data.key(), files: data.files, quirks: quirks)
+        let passport = VirtualPassport(key: try data.key(), files: data.files, cardAccess: cardAccess, quirks: quirks)
         let trust = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-trust-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: trust) }
@@ -64,6 +64,33 @@ struct ReadChipIntegrationTests {
                 #expect(!outcome.stdout.contains(personal))
                 #expect(!outcome.stderr.contains(personal))
             }
+        }
+    }
+
+    /// Interoperability fault 1 (#13) through pcscd: two PACEInfos (GM on P-256 and on
+    /// brainpoolP256r1); MSE:Set AT names the one chosen, and the chip is read with PACE. A
+    /// chip that refuses PACE is read with BAC, and the result says PACE failed and why.
+    @Test func twoPACEInfosAreReadWithPACEAndAFailedPACEIsSaid() async throws {
+        let twoCurves = PassportDataSet.paceCardAccess(offering: [("0.4.0.127.0.7.2.2.4.2.2", 12), ("0.4.0.127.0.7.2.2.4.2.2", 13)])
+        try await withPassport(cardAccess: twoCurves) { trust, _ in
+            let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust, "--json")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            #expect(object["accessControl"] as? String == "PACE")
+            #expect(object["paceOffered"] as? Bool == true)
+            #expect(object["paceFailure"] == nil)
+            #expect(object["passiveAuthentication"] as? String == "passed")
+        }
+        var refusing = PassportQuirks()
+        refusing.refusePACE = true
+        try await withPassport(quirks: refusing, cardAccess: PassportDataSet.paceCardAccess()) { trust, _ in
+            let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust, "--json")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            #expect(object["accessControl"] as? String == "BAC")
+            #expect((object["paceFailure"] as? String)?.contains("6D00") == true, "\(object)")
+            let text = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust)
+            #expect(text.stdout.contains("PACE offered but failed, read with BAC instead"), "\(text.stdout)")
         }
     }
 

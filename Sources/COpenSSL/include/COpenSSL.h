@@ -196,6 +196,21 @@ int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_
                            const uint8_t *static_key, size_t static_key_len,
                            uint8_t *out, size_t out_cap, size_t *out_len);
 
+/// The standardized domain parameter ID (8-18) of the curve with exactly these explicit
+/// parameters, as an ECParameters structure (RFC 3279) carries them: the prime p, the
+/// coefficients a and b, the generator as an uncompressed point and the order, all
+/// big-endian (leading zeros ignored). Returns the ID, or -1 when no standardized curve has
+/// them (EC_GROUP_get_curve, EC_GROUP_get0_generator, EC_GROUP_get0_order, BN_cmp).
+int COpenSSL_ec_param_id_matching(const uint8_t *p, size_t p_len, const uint8_t *a, size_t a_len,
+                                  const uint8_t *b, size_t b_len, const uint8_t *g, size_t g_len,
+                                  const uint8_t *n, size_t n_len);
+
+/// The curve of standardized domain parameter `param_id` as explicit DER ECParameters
+/// (EC_GROUP_set_asn1_flag(OPENSSL_EC_EXPLICIT_CURVE), i2d_ECPKParameters), as many issuing
+/// states encode it in DG14 (test documents). Returns 1, 0 on failure, -1 for an unknown ID
+/// or too little room.
+int COpenSSL_ec_explicit_parameters(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
+
 /// Bit length of the field prime of standardized domain parameter `param_id` (0-2: the
 /// RFC 5114 DH groups, 8-18: the curves; EC_GROUP_get_degree, BN_num_bits). -1 when unknown.
 int COpenSSL_group_field_bits(int param_id);

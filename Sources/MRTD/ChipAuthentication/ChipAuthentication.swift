@@ -4,8 +4,9 @@ public import APDU
 /// agreement with the chip's static key from DG14 that replaces the session keys, so only
 /// a chip holding the private key can continue secure messaging; a cloned chip cannot.
 ///
-/// ECDH on named standardized curves with 3DES (MSE:Set KAT) and AES (MSE:Set AT and
-/// GENERAL AUTHENTICATE). DH keys and explicit curve parameters are not supported.
+/// ECDH on the standardized curves, named or given as explicit parameters (matched to the
+/// standardized curve that has them), with 3DES (MSE:Set KAT) and AES (MSE:Set AT and
+/// GENERAL AUTHENTICATE). DH keys are not supported: ``Parameters/support(_:)`` says so.
 public enum ChipAuthentication {
     /// What DG14 says about Chip Authentication, in the form the protocol needs.
     public struct Parameters: Hashable, Sendable {
@@ -26,6 +27,25 @@ public enum ChipAuthentication {
             "1.2.840.10045.3.1.7": 12, "1.3.36.3.3.2.8.1.1.7": 13, "1.3.36.3.3.2.8.1.1.9": 14, "1.3.132.0.34": 15,
             "1.3.36.3.3.2.8.1.1.11": 16, "1.3.36.3.3.2.8.1.1.13": 17, "1.3.132.0.35": 18,
         ]
+
+        /// What DG14 (or EF.CardSecurity) offers: parameters to run, or why Chip
+        /// Authentication cannot run, for the result to say so (never silent).
+        public static func support(_ infos: SecurityInfos) -> Result<Parameters, Unsupported> {
+            if let parameters = Parameters(infos) { return .success(parameters) }
+            let offered = infos.infos.compactMap { info -> OID? in if case .chipAuthentication(let oid, _, _) = info { oid } else { nil } }
+            let keys = infos.infos.compactMap { info -> [UInt8]? in if case .chipAuthenticationPublicKey(_, let spki, _) = info { spki } else { nil } }
+            if offered.isEmpty && keys.isEmpty { return .failure(Unsupported(reason: "no ChipAuthenticationInfo or public key is listed")) }
+            if keys.isEmpty { return .failure(Unsupported(reason: "no ChipAuthenticationPublicKeyInfo goes with \(offered.map(\.description).joined(separator: ", "))")) }
+            if offered.contains(where: { !$0.hasPrefix(Self.ecdh) }) || offered.isEmpty {
+                return .failure(Unsupported(reason: "only ECDH is implemented; the chip offers \(offered.isEmpty ? "a key without a protocol" : offered.map(\.description).joined(separator: ", "))"))
+            }
+            return .failure(Unsupported(reason: "the chip's key is on a curve that is not a standardized one (BSI TR-03110 Part 3 Table 4)"))
+        }
+
+        /// Why Chip Authentication cannot run on this chip.
+        public struct Unsupported: Error, Hashable, Sendable {
+            public var reason: String
+        }
 
         /// The first supported ChipAuthenticationInfo with its public key; `nil` when DG14
         /// offers none this implementation runs.
@@ -61,15 +81,40 @@ public enum ChipAuthentication {
             return nil
         }
 
-        /// The curve and point of an id-ecPublicKey SubjectPublicKeyInfo with a named curve.
+        /// The curve and point of an id-ecPublicKey SubjectPublicKeyInfo: a named curve, or
+        /// explicit ECParameters (RFC 3279) of a standardized curve.
         static func namedCurveKey(_ spki: [UInt8]) -> (Int, [UInt8])? {
             guard let info = try? TLV.parse(spki), info.children.count == 2,
                 let algorithm = info.children.first, algorithm.children.count == 2,
-                let curveObject = algorithm.children.last, curveObject.tag == 0x06,
-                let curve = OID(contents: curveObject.value), let id = curves[curve],
+                let curveObject = algorithm.children.last,
                 let bits = info.children.last, bits.tag == 0x03, bits.value.first == 0x00
             else { return nil }
+            let id: Int?
+            switch curveObject.tag {
+            case 0x06: id = OID(contents: curveObject.value).flatMap { curves[$0] }
+            case 0x30: id = explicitCurve(curveObject)
+            default: id = nil
+            }
+            guard let id else { return nil }
             return (id, Array(bits.value.dropFirst()))
+        }
+
+        /// ECParameters ::= SEQUENCE { version INTEGER (1), fieldID SEQUENCE { prime-field OID,
+        /// p INTEGER }, curve SEQUENCE { a OCTET STRING, b OCTET STRING, seed BIT STRING
+        /// OPTIONAL }, base OCTET STRING, order INTEGER, cofactor INTEGER OPTIONAL }: the
+        /// standardized curve with these values, if any.
+        static func explicitCurve(_ parameters: TLV) -> Int? {
+            let items = parameters.children
+            guard items.count >= 5, items[0].tag == 0x02, items[0].value == [0x01],
+                items[1].tag == 0x30, items[1].children.count == 2,
+                items[1].children[0].tag == 0x06, OID(contents: items[1].children[0].value) == "1.2.840.10045.1.1",
+                items[1].children[1].tag == 0x02,
+                items[2].tag == 0x30, items[2].children.count >= 2, items[2].children[0].tag == 0x04, items[2].children[1].tag == 0x04,
+                items[3].tag == 0x04, items[4].tag == 0x02
+            else { return nil }
+            return LibCrypto.ecParameterID(
+                prime: items[1].children[1].value, a: items[2].children[0].value, b: items[2].children[1].value,
+                generator: items[3].value, order: items[4].value)
         }
     }
 
@@ -126,6 +171,16 @@ public enum ChipAuthentication {
         let point = try value(LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: nil))
         let spki = DER.sequence(DER.sequence(DER.oid(DataGroup15.ecPublicKey), DER.oid(curve)), DER.tlv(0x03, [0x00] + point))
         return (scalar, spki)
+    }
+
+    /// A chip key whose SubjectPublicKeyInfo gives the curve as explicit ECParameters, as
+    /// many issuing states encode DG14 (test documents).
+    package static func chipKeyWithExplicitParameters(parameterID: Int) throws(MRTDError) -> (privateKey: [UInt8], subjectPublicKeyInfo: [UInt8]) {
+        let scalar = try value(LibCrypto.ecRandomScalar(parameterID: parameterID))
+        let point = try value(LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: nil))
+        let parameters = try value(LibCrypto.ecExplicitParameters(parameterID: parameterID))
+        let algorithm = DER.sequence(DER.oid(DataGroup15.ecPublicKey), parameters)
+        return (scalar, DER.sequence(algorithm, DER.tlv(0x03, [0x00] + point)))
     }
 
     /// The chip's half: from the terminal's ephemeral key, the session that follows the answer.

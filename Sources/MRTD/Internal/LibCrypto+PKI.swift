@@ -250,6 +250,31 @@ extension LibCrypto {
             COpenSSL_ec_random_scalar(CInt(parameterID), out, capacity, &length)
         }
     }
+
+    /// The standardized domain parameter ID of the curve with these explicit parameters
+    /// (big-endian p, a, b, the uncompressed generator, the order); nil when none has them.
+    static func ecParameterID(prime: [UInt8], a: [UInt8], b: [UInt8], generator: [UInt8], order: [UInt8]) -> Int? {
+        let id = prime.withUnsafeBufferPointer { p in
+            a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in
+                    generator.withUnsafeBufferPointer { g in
+                        order.withUnsafeBufferPointer { n in
+                            COpenSSL_ec_param_id_matching(
+                                p.baseAddress, p.count, a.baseAddress, a.count, b.baseAddress, b.count, g.baseAddress, g.count, n.baseAddress, n.count)
+                        }
+                    }
+                }
+            }
+        }
+        return id < 0 ? nil : Int(id)
+    }
+
+    /// The curve of a standardized domain parameter ID as explicit DER ECParameters.
+    static func ecExplicitParameters(parameterID: Int) -> Result<[UInt8], OpenSSLError> {
+        output("COpenSSL_ec_explicit_parameters", capacity: 1024) { out, capacity, length in
+            COpenSSL_ec_explicit_parameters(CInt(parameterID), out, capacity, &length)
+        }
+    }
 }
 
 extension LibCrypto {

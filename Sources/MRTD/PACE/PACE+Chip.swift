@@ -13,7 +13,8 @@ extension PACE {
             case agreed(Parameters, SecureMessaging, terminalKey: [UInt8], chipKey: [UInt8], mappingKey: [UInt8])
         }
 
-        private let supported: Parameters
+        /// The parameter sets EF.CardAccess offers, in its order.
+        private let offered: [Parameters]
         /// Password bytes by password reference (1 MRZ, 2 CAN).
         private let passwords: [UInt8: [UInt8]]
         private var password: [UInt8] = []
@@ -22,12 +23,14 @@ extension PACE {
         private let staticKey: [UInt8]?
 
         /// - Parameters:
-        ///   - parameters: the protocol the chip's EF.CardAccess offers.
+        ///   - offered: the protocols and domain parameters the chip's EF.CardAccess offers;
+        ///     with more than one, MSE:Set AT must name the domain parameters (DO'84'), as a
+        ///     real chip requires, and is refused with 6A80 otherwise.
         ///   - key: the document's MRZ key.
         ///   - cardAccessNumber: the CAN, when the chip accepts one.
         ///   - staticKey: the chip's static private key (EF.CardSecurity), needed for PACE-CAM.
-        package init(parameters: Parameters, key: MRZKey, cardAccessNumber: CardAccessNumber? = nil, staticKey: [UInt8]? = nil) throws(MRTDError) {
-            supported = parameters
+        package init(offered: [Parameters], key: MRZKey, cardAccessNumber: CardAccessNumber? = nil, staticKey: [UInt8]? = nil) throws(MRTDError) {
+            self.offered = offered
             self.staticKey = staticKey
             var passwords: [UInt8: [UInt8]] = [0x01: try Password.mrz(key).bytes()]
             if let cardAccessNumber { passwords[0x02] = try Password.can(cardAccessNumber).bytes() }
@@ -51,12 +54,25 @@ extension PACE {
         private mutating func step(_ command: CommandAPDU) throws(Refusal) -> (response: ResponseAPDU, session: SecureMessaging?) {
             if command.ins == 0x22 {
                 guard command.p1 == 0xC1, command.p2 == 0xA4, let objects = try? TLV.parseAll(command.data),
-                    objects.first(where: { $0.tag == 0x80 })?.value == supported.protocolID.contents,
+                    let oid = objects.first(where: { $0.tag == 0x80 })?.value,
                     let reference = objects.first(where: { $0.tag == 0x83 })?.value, reference.count == 1,
                     let chosen = passwords[reference[0]]
                 else { throw Refusal(status: .incorrectData) }
+                let candidates = offered.filter { $0.protocolID.contents == oid }
+                let parameters: Parameters
+                if let named = objects.first(where: { $0.tag == 0x84 })?.value {
+                    // DO'84': the standardized domain parameter ID, one byte.
+                    guard named.count == 1, let match = candidates.first(where: { $0.parameterID == Int(named[0]) }) else {
+                        throw Refusal(status: .incorrectData)
+                    }
+                    parameters = match
+                } else {
+                    // Without DO'84' only an unambiguous offer will do (Doc 9303 Part 11 §4.4.4.1).
+                    guard offered.count == 1, let only = candidates.first else { throw Refusal(status: .incorrectData) }
+                    parameters = only
+                }
                 password = chosen
-                state = .ready(supported)
+                state = .ready(parameters)
                 return (ResponseAPDU(status: .success), nil)
             }
             guard command.ins == 0x86, let template = try? TLV.parse(command.data), template.tag == 0x7C else {

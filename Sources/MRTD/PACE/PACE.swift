@@ -101,16 +101,45 @@ public enum PACE {
             self.group = group
         }
 
-        /// The PACEInfo of EF.CardAccess to run: CAM before the others (it also authenticates
-        /// the chip), otherwise the first supported one.
-        public static func choose(from infos: SecurityInfos) -> Parameters? {
-            var supported: [Parameters] = []
-            for info in infos.infos {
-                if case .pace(let oid, _, let parameterID) = info, let parameters = Parameters(protocol: oid, parameterID: parameterID) {
-                    supported.append(parameters)
-                }
+        /// Every PACEInfo of EF.CardAccess this implementation runs, in the chip's order.
+        public static func supported(in infos: SecurityInfos) -> [Parameters] {
+            infos.infos.compactMap { info in
+                if case .pace(let oid, _, let parameterID) = info { Parameters(protocol: oid, parameterID: parameterID) } else { nil }
             }
-            return supported.first(where: \.chipAuthenticationMapping) ?? supported.first
+        }
+
+        /// The PACEInfo of EF.CardAccess to run, by a fixed preference (docs/mrtd.md):
+        /// 1. Chip Authentication Mapping, which also proves the chip genuine;
+        /// 2. Generic Mapping before Integrated Mapping (every PACE chip runs GM);
+        /// 3. elliptic curves before finite-field Diffie-Hellman (shorter APDUs);
+        /// 4. the stronger cipher: AES-256, AES-192, AES-128, then 3DES;
+        /// 5. the chip's own order (it lists what it prefers first).
+        public static func choose(from infos: SecurityInfos) -> Parameters? {
+            let offered = supported(in: infos)
+            return offered.indices.min { a, b in offered[a].preference(a).lexicographicallyPrecedes(offered[b].preference(b)) }.map { offered[$0] }
+        }
+
+        /// The sort key of ``choose(from:)``: smaller is preferred.
+        private func preference(_ position: Int) -> [Int] {
+            let mappingRank = switch mapping {
+            case .chipAuthentication: 0
+            case .generic: 1
+            case .integrated: 2
+            }
+            let cipherRank = switch cipher {
+            case .aes256: 0
+            case .aes192: 1
+            case .aes128: 2
+            case .tripleDES: 3
+            }
+            return [mappingRank, isDiffieHellman ? 1 : 0, cipherRank, position]
+        }
+
+        /// Whether MSE:Set AT must name the domain parameters (DO'84'): Doc 9303 Part 11
+        /// §4.4.4.1 and BSI TR-03110 Part 3 §B.11.1 require it when the chip offers more than
+        /// one set for PACE, that is when EF.CardAccess lists more than one PACEInfo.
+        public static func needsParameterReference(_ infos: SecurityInfos) -> Bool {
+            infos.paceProtocols.count > 1
         }
 
         /// The length of the chip's nonce s: 16 bytes, 32 for Integrated Mapping with AES-192/256
@@ -127,10 +156,12 @@ public enum PACE {
     /// - Throws: ``MRTDError``: `.accessDenied` when the chip's token does not verify (a
     ///   wrong password) or it refuses the terminal's, `.cardRefused`, `.malformedCardResponse`,
     ///   `.cryptoFailure`, `.transportFailure`.
+    /// - Parameter referenceParameters: whether MSE:Set AT names the domain parameters
+    ///   (DO'84'): when the chip offers several sets (``Parameters/needsParameterReference(_:)``).
     public static func establish(
-        password: Password, parameters: Parameters, over transport: any APDUTransport
+        password: Password, parameters: Parameters, referenceParameters: Bool = false, over transport: any APDUTransport
     ) async throws(MRTDError) -> SecureChannel {
-        try await run(password: password, parameters: parameters, over: transport).channel
+        try await run(password: password, parameters: parameters, referenceParameters: referenceParameters, over: transport).channel
     }
 
     /// What a PACE run leaves besides the channel: what Chip Authentication Mapping needs.
@@ -143,9 +174,12 @@ public enum PACE {
         var encryptionKey: [UInt8]
     }
 
-    static func run(password: Password, parameters: Parameters, over transport: any APDUTransport) async throws(MRTDError) -> Outcome {
+    static func run(
+        password: Password, parameters: Parameters, referenceParameters: Bool = false, over transport: any APDUTransport
+    ) async throws(MRTDError) -> Outcome {
         var calls = 0
-        return try await run(password: password, parameters: parameters, over: transport) { () throws(MRTDError) -> [UInt8] in
+        return try await run(password: password, parameters: parameters, referenceParameters: referenceParameters, over: transport) {
+            () throws(MRTDError) -> [UInt8] in
             calls += 1
             if calls == 1 && parameters.mapping == .integrated {
                 // The system generator (getrandom) is a cryptographic one.
@@ -166,15 +200,15 @@ public enum PACE {
     /// called for the mapping key (Generic Mapping) or the nonce t (Integrated Mapping), then
     /// for the ephemeral key (for known answers).
     static func run(
-        password: Password, parameters: Parameters, over transport: any APDUTransport,
+        password: Password, parameters: Parameters, referenceParameters: Bool = false, over transport: any APDUTransport,
         privateKey: () throws(MRTDError) -> [UInt8]
     ) async throws(MRTDError) -> Outcome {
         let cipher = parameters.cipher
         let oid = parameters.protocolID.contents
-        // MSE:Set AT: protocol and password reference.
-        let setAT = try await send(
-            CommandAPDU(ins: 0x22, p1: 0xC1, p2: 0xA4, data: TLV.encode(tag: 0x80, value: oid) + TLV.encode(tag: 0x83, value: [password.reference])),
-            over: transport, step: "MSE:Set AT")
+        // MSE:Set AT: protocol, password reference, and the domain parameters when ambiguous.
+        var setATData = TLV.encode(tag: 0x80, value: oid) + TLV.encode(tag: 0x83, value: [password.reference])
+        if referenceParameters { setATData += TLV.encode(tag: 0x84, value: [UInt8(parameters.parameterID)]) }
+        let setAT = try await send(CommandAPDU(ins: 0x22, p1: 0xC1, p2: 0xA4, data: setATData), over: transport, step: "MSE:Set AT")
         guard setAT.status == .success else {
             throw MRTDError(code: .cardRefused, message: "the chip refused MSE:Set AT for \(parameters)", statusWord: setAT.status)
         }

@@ -22,6 +22,10 @@ public struct ChipContents: Sendable {
     public var accessControl: AccessControl
     /// Whether EF.CardAccess offered PACE (``accessControl`` says whether it was used).
     public var paceOffered: Bool
+    /// Why PACE, offered and tried, failed, so that the chip was read with BAC: the
+    /// protocol, what went wrong and the chip's status word. Never silent: a PACE-only
+    /// document cannot be read so, and a chip that should run PACE is worth a look.
+    public var paceFailure: String?
     /// Chip Authentication's result: PACE-CAM's when it ran, else Chip Authentication's when
     /// DG14 offered it and it was asked for.
     public var chipAuthentication: VerificationCheck?
@@ -32,7 +36,7 @@ public struct ChipContents: Sendable {
 
     public init(
         files: [LDSFile: [UInt8]], cardAccess: [UInt8]? = nil, cardSecurity: [UInt8]? = nil, refused: [LDSFile: StatusWord] = [:],
-        accessControl: AccessControl = .bac, paceOffered: Bool = false, chipAuthentication: VerificationCheck? = nil,
+        accessControl: AccessControl = .bac, paceOffered: Bool = false, paceFailure: String? = nil, chipAuthentication: VerificationCheck? = nil,
         activeAuthentication: VerificationCheck? = nil,
         statistics: ChipReadStatistics = ChipReadStatistics()
     ) {
@@ -42,6 +46,7 @@ public struct ChipContents: Sendable {
         self.refused = refused
         self.accessControl = accessControl
         self.paceOffered = paceOffered
+        self.paceFailure = paceFailure
         self.chipAuthentication = chipAuthentication
         self.activeAuthentication = activeAuthentication
         self.statistics = statistics

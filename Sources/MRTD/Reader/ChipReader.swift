@@ -104,6 +104,8 @@ private final class ReadOperation {
     var totalBytes = 0
     /// The PACE protocol to run, until it fails once.
     var pace: PACE.Parameters?
+    /// Why PACE failed, when it was offered, tried, and the chip was read with BAC instead.
+    var paceFailure: String?
     var accessControl = ChipContents.AccessControl.bac
     /// Chip Authentication to run after every access control, once DG14 offered it.
     var chipAuthenticationParameters: ChipAuthentication.Parameters?
@@ -115,6 +117,8 @@ private final class ReadOperation {
     var cardAccessInfos: SecurityInfos?
     /// Where the Chip Authentication key came from, for the check's reason.
     var chipAuthenticationSource = "DG14"
+    /// Why Chip Authentication cannot run, when DG14 said so.
+    var chipAuthenticationUnsupported: String?
 
     init(reader: ChipReader) {
         self.reader = reader
@@ -171,16 +175,22 @@ private final class ReadOperation {
                 totalBytes += total
                 let bytes = try await readRest(of: .dg14, head: head, total: total)
                 files[.dg14] = bytes
-                if let infos = try? SecurityInfos(dataGroup14: bytes), let parameters = ChipAuthentication.Parameters(infos) {
+                switch (try? SecurityInfos(dataGroup14: bytes)).map(ChipAuthentication.Parameters.support) {
+                case .success(let parameters)?:
                     chipAuthenticationParameters = parameters
                     do {
                         try await runChipAuthentication()
                     } catch where error.code == .transportFailure {
                         try await recover(session.cardLost(error))  // authenticates again, Chip Authentication included
                     }
+                case .failure(let unsupported)?:
+                    chipAuthenticationUnsupported = "DG14: \(unsupported.reason)"
+                case nil:
+                    chipAuthenticationUnsupported = "DG14 does not parse"
                 }
             case .refused(let status):
                 refused[.dg14] = status
+                chipAuthenticationUnsupported = "the chip refused DG14 (\(status))"
             }
         }
         // No Chip Authentication from DG14, but EF.CardSecurity (read after PACE) has the key.
@@ -218,6 +228,16 @@ private final class ReadOperation {
         var activeAuthentication: VerificationCheck?
         if reader.options.activeAuthentication, let keyBytes = files[.dg15] {
             activeAuthentication = await runActiveAuthentication(dataGroup15: keyBytes, dataGroup14: files[.dg14])
+        } else if reader.options.activeAuthentication {
+            activeAuthentication = VerificationCheck(
+                ActiveAuthentication.name, .notSupported,
+                refused[.dg15].map { "the chip refused DG15 (\($0))" } ?? "the chip has no DG15 (no Active Authentication key)")
+        }
+        // Every check is said: passed, failed, or not supported and why.
+        if reader.options.chipAuthentication, chipAuthentication == nil {
+            let reason = chipAuthenticationUnsupported
+                ?? (com.dataGroups.contains(.dg14) ? "DG14 was not read" : "the chip has no DG14 and EF.CardSecurity offers no key (no Chip Authentication)")
+            chipAuthentication = VerificationCheck("chip authentication", .notSupported, reason)
         }
         var statistics = transport.statistics
         reader.logger?.info("chip read", metadata: [
@@ -229,7 +249,7 @@ private final class ReadOperation {
         statistics.finalReadLength = session.policy.current
         return ChipContents(
             files: files, cardAccess: cardAccess, cardSecurity: cardSecurity, refused: refused, accessControl: accessControl,
-            paceOffered: paceOffered, chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication, statistics: statistics)
+            paceOffered: paceOffered, paceFailure: paceFailure, chipAuthentication: chipAuthentication, activeAuthentication: activeAuthentication, statistics: statistics)
     }
 
     /// Active Authentication inside the session; a malformed DG15 or DG14 is a failed check.
@@ -376,7 +396,8 @@ private final class ReadOperation {
         selected = nil
         if let pace {
             do throws(MRTDError) {
-                let outcome = try await PACE.run(password: reader.password, parameters: pace, over: transport)
+                let ambiguous = cardAccessInfos.map(PACE.Parameters.needsParameterReference) ?? false
+                let outcome = try await PACE.run(password: reader.password, parameters: pace, referenceParameters: ambiguous, over: transport)
                 let established = outcome.channel
                 if pace.chipAuthenticationMapping, cardSecurity == nil {
                     channel = established
@@ -395,6 +416,7 @@ private final class ReadOperation {
             } catch where error.code != .transportFailure {
                 // Doc 9303 Part 11 §4.2: a chip offering PACE also accepts BAC; do not try PACE again.
                 reader.logger?.notice("PACE failed, falling back to BAC", metadata: ["error": "\(error.code.rawValue)", "sw": "\(error.statusWord.map(String.init(describing:)) ?? "-")"])
+                paceFailure = "\(pace): \(error.message)" + (error.statusWord.map { " (SW \($0))" } ?? "")
                 self.pace = nil
             }
         }

@@ -30,6 +30,7 @@ public struct ChipOutcome: Sendable, CustomStringConvertible {
         let access = contents.accessControl.rawValue.uppercased()
         let data = ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: pa, activeAuthentication: aa, accessControl: access))
         let summary = "\(access), PA \(pa.rawValue)" + (aa.map { ", AA \($0.rawValue)" } ?? "") + ", \(contents.statistics.total.commands) APDUs"
+            + (contents.paceFailure.map { ", PACE failed (\($0))" } ?? "")
         self.init(chipData: data, summary: summary)
     }
 

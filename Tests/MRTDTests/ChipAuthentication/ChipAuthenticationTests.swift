@@ -11,13 +11,17 @@ import VirtualPassport
         var parameterID: Int
         var curve: OID
         var cipher: SecureMessagingCipher
+        /// The key's curve as explicit ECParameters instead of its name.
+        var explicit = false
     }
 
     static let aesP256 = Setup(protocolID: "0.4.0.127.0.7.2.2.3.2.2", parameterID: 12, curve: "1.2.840.10045.3.1.7", cipher: .aes128)
     static let tripleDESBrainpool = Setup(protocolID: "0.4.0.127.0.7.2.2.3.2.1", parameterID: 13, curve: "1.3.36.3.3.2.8.1.1.7", cipher: .tripleDES)
 
     static func read(_ setup: Setup, cloned: Bool = false, quirks: PassportQuirks = PassportQuirks(), pace: Bool = false) async throws -> (ChipContents, PassportDataSet) {
-        let key = try ChipAuthentication.chipKey(parameterID: setup.parameterID, curve: setup.curve)
+        let key = setup.explicit
+            ? try ChipAuthentication.chipKeyWithExplicitParameters(parameterID: setup.parameterID)
+            : try ChipAuthentication.chipKey(parameterID: setup.parameterID, curve: setup.curve)
         let chipKey = cloned ? try ChipAuthentication.chipKey(parameterID: setup.parameterID, curve: setup.curve) : key
         let dg14 = LDSEncoder.dataGroup14(securityInfos: [
             DER.sequence(DER.oid(setup.protocolID), DER.integer(1)),
@@ -65,6 +69,56 @@ import VirtualPassport
         #expect(contents.files == dataSet.files)
     }
 
+    /// Interoperability fault 2 (#13): DG14 with id-CA-ECDH-AES-CBC-CMAC-128 (version 1, no
+    /// keyId) and a key whose SubjectPublicKeyInfo gives the curve as explicit ECParameters,
+    /// as many issuing states encode it. Chip Authentication was not performed and the result
+    /// had no line for it; the explicit parameters are now matched to their standardized curve.
+    @Test(arguments: [12, 13, 16])
+    func explicitCurveParametersAreUnderstood(parameterID: Int) async throws {
+        let curves: [Int: OID] = [12: "1.2.840.10045.3.1.7", 13: "1.3.36.3.3.2.8.1.1.7", 16: "1.3.36.3.3.2.8.1.1.11"]
+        let setup = Setup(protocolID: "0.4.0.127.0.7.2.2.3.2.2", parameterID: parameterID, curve: curves[parameterID]!, cipher: .aes128, explicit: true)
+        let (contents, dataSet) = try await Self.read(setup)
+        #expect(contents.chipAuthentication?.outcome == .passed, "\(String(describing: contents.chipAuthentication))")
+        #expect(contents.files == dataSet.files)
+        let cloned = try await Self.read(setup, cloned: true).0
+        #expect(cloned.chipAuthentication?.outcome == .failed)
+    }
+
+    /// Explicit parameters of no standardized curve (a tampered prime): not run, and said so.
+    @Test func explicitParametersOfAnUnknownCurveAreNotSupportedAndSaid() throws {
+        let key = try ChipAuthentication.chipKeyWithExplicitParameters(parameterID: 12)
+        var spki = key.subjectPublicKeyInfo
+        // The prime's last byte (P-256's p ends in FF): make it another number.
+        let prime = try TLV.parse(spki).children[0].children[1].children[1].children[1]
+        let index = try #require(Self.range(of: prime.value, in: spki)).upperBound - 1
+        spki[index] ^= 0x02
+        let infos = try SecurityInfos(dataGroup14: LDSEncoder.dataGroup14(securityInfos: [
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.3.2.2"), DER.integer(1)),
+            DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.2"), spki),
+        ]))
+        guard case .failure(let unsupported) = ChipAuthentication.Parameters.support(infos) else { throw TestFailure("an unknown curve was accepted") }
+        #expect(unsupported.reason.contains("not a standardized one"), "\(unsupported.reason)")
+    }
+
+    static func range(of needle: [UInt8], in haystack: [UInt8]) -> Range<Int>? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
+            return start..<start + needle.count
+        }
+        return nil
+    }
+
+    /// Every check is said: a chip without DG14 or DG15 reads "not supported" with why.
+    @Test func aChipWithoutDG14OrDG15SaysNotSupported() async throws {
+        let dataSet = try PassportDataSet.make(faceSize: 500, signSecurityObject: { TestPassport.unsignedSOD($0) })
+        #expect(dataSet.files[.dg14] == nil && dataSet.files[.dg15] == nil)
+        let contents = try await ChipReader(transport: InMemoryTransport(try TestPassport.passport(dataSet)), key: try dataSet.key()).read()
+        #expect(contents.chipAuthentication?.outcome == .notSupported)
+        #expect(contents.chipAuthentication?.reason.contains("no DG14") == true, "\(String(describing: contents.chipAuthentication))")
+        #expect(contents.activeAuthentication?.outcome == .notSupported)
+        #expect(contents.activeAuthentication?.reason.contains("no DG15") == true)
+    }
+
     @Test func parametersNeedANamedCurveECDHKey() throws {
         let key = try ChipAuthentication.chipKey(parameterID: 16, curve: "1.3.36.3.3.2.8.1.1.11")
         let ok = try SecurityInfos(dataGroup14: LDSEncoder.dataGroup14(securityInfos: [
@@ -78,6 +132,8 @@ import VirtualPassport
             DER.sequence(DER.oid("0.4.0.127.0.7.2.2.1.1"), key.subjectPublicKeyInfo),
         ]))
         #expect(ChipAuthentication.Parameters(dh) == nil)
+        guard case .failure(let unsupported) = ChipAuthentication.Parameters.support(dh) else { throw TestFailure("DH was accepted") }
+        #expect(unsupported.reason.contains("only ECDH"), "\(unsupported.reason)")
     }
 }
 
@@ -130,6 +186,6 @@ import VirtualPassport
     @Test func notListedInEFCardAccessMeansNotRead() async throws {
         let (contents, _, _) = try await Self.read(cloned: false, listInCardAccess: false)
         #expect(contents.cardSecurity == nil)
-        #expect(contents.chipAuthentication == nil)
+        #expect(contents.chipAuthentication?.outcome == .notSupported)
     }
 }

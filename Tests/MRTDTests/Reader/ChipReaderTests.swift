@@ -231,7 +231,7 @@ import VirtualPassport
         #expect(contents.statistics.sessionRestarts == 3)
     }
 
-    @Test func paceRefusedFallsBackToBAC() async throws {
+    @Test func paceRefusedFallsBackToBACAndSaysWhy() async throws {
         var dataSet = try TestPassport.dataSet(faceSize: 500)
         dataSet.cardAccess = PassportDataSet.paceCardAccess()
         var quirks = PassportQuirks()
@@ -240,6 +240,71 @@ import VirtualPassport
         let contents = try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read()
         #expect(contents.accessControl == .bac)
         #expect(contents.files == dataSet.files)
+        // Never silent: the result says PACE failed, and how.
+        let failure = try #require(contents.paceFailure)
+        #expect(failure.contains("MSE:Set AT") && failure.contains("6D00"), "\(failure)")
+    }
+
+    /// Interoperability fault 1 (#13): EF.CardAccess lists two PACEInfos, GM on NIST P-256
+    /// and on brainpoolP256r1. The chip needs DO'84' in MSE:Set AT to know which; without it
+    /// a real chip maps on its other curve (ours refuses at once, 6A80), and the reader fell
+    /// back to BAC without a word. Now it names the set it chose and reads with PACE.
+    @Test func severalPACEInfosAreToldApartByTheDomainParameterReference() async throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 500)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess(offering: [("0.4.0.127.0.7.2.2.4.2.2", 12), ("0.4.0.127.0.7.2.2.4.2.2", 13)])
+        let passport = try TestPassport.passport(dataSet)
+        let transport = InMemoryTransport(passport)
+        let contents = try await ChipReader(transport: transport, key: try dataSet.key()).read()
+        #expect(contents.accessControl == .pace)
+        #expect(contents.paceFailure == nil)
+        #expect(contents.files == dataSet.files)
+        let setAT = try #require(transport.commands.first { $0.ins == 0x22 && $0.p2 == 0xA4 })
+        let objects = try TLV.parseAll(setAT.data)
+        // The first in the chip's order, GM AES-128 on both: P-256 (12).
+        #expect(objects.first { $0.tag == 0x84 }?.value == [12])
+        // One PACEInfo: no DO'84', as before.
+        var single = try TestPassport.dataSet(faceSize: 500)
+        single.cardAccess = PassportDataSet.paceCardAccess()
+        let one = InMemoryTransport(try TestPassport.passport(single))
+        #expect(try await ChipReader(transport: one, key: try single.key()).read().accessControl == .pace)
+        #expect(try TLV.parseAll(try #require(one.commands.first { $0.ins == 0x22 && $0.p2 == 0xA4 }).data).allSatisfy { $0.tag != 0x84 })
+    }
+
+    /// The chip's side: with several sets, MSE:Set AT without DO'84', or naming one it does
+    /// not offer for that protocol, is refused with 6A80.
+    @Test func aChipWithSeveralSetsRefusesAnAmbiguousOrWrongReference() throws {
+        var dataSet = try TestPassport.dataSet(faceSize: 500)
+        dataSet.cardAccess = PassportDataSet.paceCardAccess(offering: [("0.4.0.127.0.7.2.2.4.2.2", 12), ("0.4.0.127.0.7.2.2.4.2.2", 13)])
+        let passport = try TestPassport.passport(dataSet)
+        let gm = OID("0.4.0.127.0.7.2.2.4.2.2").contents
+        func setAT(_ extra: [UInt8]) -> StatusWord {
+            passport.process(CommandAPDU(ins: 0x22, p1: 0xC1, p2: 0xA4, data: TLV.encode(tag: 0x80, value: gm) + TLV.encode(tag: 0x83, value: [1]) + extra)).status
+        }
+        #expect(setAT([]) == .incorrectData)
+        #expect(setAT(TLV.encode(tag: 0x84, value: [15])) == .incorrectData)
+        #expect(setAT(TLV.encode(tag: 0x84, value: [13])) == .success)
+    }
+
+    /// The documented preference among the PACEInfos a chip offers.
+    @Test(arguments: [
+        // CAM first; GM before IM; ECDH before DH; AES-256 before AES-128; then the chip's order.
+        (["0.4.0.127.0.7.2.2.4.2.2/13", "0.4.0.127.0.7.2.2.4.6.2/13"], "0.4.0.127.0.7.2.2.4.6.2/13"),
+        (["0.4.0.127.0.7.2.2.4.4.2/13", "0.4.0.127.0.7.2.2.4.2.2/13"], "0.4.0.127.0.7.2.2.4.2.2/13"),
+        (["0.4.0.127.0.7.2.2.4.1.2/2", "0.4.0.127.0.7.2.2.4.2.2/13"], "0.4.0.127.0.7.2.2.4.2.2/13"),
+        (["0.4.0.127.0.7.2.2.4.2.2/13", "0.4.0.127.0.7.2.2.4.2.4/16"], "0.4.0.127.0.7.2.2.4.2.4/16"),
+        (["0.4.0.127.0.7.2.2.4.2.2/13", "0.4.0.127.0.7.2.2.4.2.2/12"], "0.4.0.127.0.7.2.2.4.2.2/13"),
+        // Unsupported ones are skipped (IM on secp224r1).
+        (["0.4.0.127.0.7.2.2.4.4.2/10", "0.4.0.127.0.7.2.2.4.3.2/0"], "0.4.0.127.0.7.2.2.4.3.2/0"),
+    ])
+    func theReaderChoosesByItsDocumentedPreference(offered: [String], chosen: String) throws {
+        let offers: [(protocol: OID, parameterID: Int)] = offered.map { entry in
+            let parts = entry.split(separator: "/")
+            return (OID(stringLiteral: String(parts[0])), Int(parts[1])!)
+        }
+        let infos = try SecurityInfos(cardAccess: PassportDataSet.paceCardAccess(offering: offers))
+        let choice = try #require(PACE.Parameters.choose(from: infos))
+        #expect("\(choice.protocolID)/\(choice.parameterID)" == chosen)
+        #expect(PACE.Parameters.needsParameterReference(infos))
     }
 
     @Test func cardAccessNumberOpensThroughPACE() async throws {
