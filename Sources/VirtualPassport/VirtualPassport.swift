@@ -110,10 +110,12 @@ public final class VirtualPassport: CardApplication {
     public func process(_ command: CommandAPDU) -> ResponseAPDU {
         state.withLock { state in
             if command.cla & 0x0C == 0x0C { return processProtected(command, state: &state) }
-            // Any plain command ends a secure messaging session.
+            // As a real chip: a plain command during secure messaging aborts the session and is
+            // answered 6987 (expected secure messaging data objects missing), unexecuted.
             if state.session != nil {
                 state.session = nil
                 state.fileSystem.securityStatusSatisfied = false
+                return ResponseAPDU(status: .secureMessagingObjectsMissing)
             }
             switch command.ins {
             case 0x84:

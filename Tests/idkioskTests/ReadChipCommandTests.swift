@@ -94,6 +94,23 @@ struct ReadChipIntegrationTests {
         }
     }
 
+    /// Interoperability fault 3 (#13) through pcscd: an answer's MAC does not verify; the chip
+    /// answers the next plain command with 6987 (it was still in secure messaging). The read
+    /// restarts the session, resumes, passes, and says it restarted.
+    @Test func aCorruptedMACMidReadRestartsTheSessionAndTheReadCompletes() async throws {
+        var quirks = PassportQuirks()
+        quirks.corruptMACOnCommand = 8
+        try await withPassport(quirks: quirks) { trust, _ in
+            let outcome = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust, "--json")
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+            #expect(object["passiveAuthentication"] as? String == "passed")
+            #expect((object["sessionRestarts"] as? Int ?? 0) >= 1, "\(object)")
+            let text = IDKioskBinary.run("read-chip", "--reader", Self.readerPattern, "--mrz", Self.mrz, "--trust", trust)
+            #expect(text.stdout.contains("session restart"), "\(text.stdout)")
+        }
+    }
+
     /// A JPEG 2000 face in an ISO/IEC 39794-5 record: `--photo` writes a JPEG of the picture.
     @Test func jpeg2000FaceIsWrittenAsJPEG() async throws {
         try await withPassport(faceSize: nil, faceEncoding: .jpeg2000, faceFormat: .iso39794) { trust in
@@ -156,7 +173,8 @@ struct ReadChipIntegrationTests {
             for _ in 0..<500 where card.isInserted { try await Task.sleep(for: .milliseconds(10)) }
             #expect(!card.isInserted)
             card.faults = CardFaults()
-            try await Task.sleep(for: .milliseconds(500))
+            // Interoperability fault 4 (#13): back after 2 s, as the report had it.
+            try await Task.sleep(for: .seconds(2))
             try card.insert()
             let outcome = await read.value
             #expect(outcome.status == 0, "\(outcome.stderr)")

@@ -391,9 +391,13 @@ private final class ReadOperation {
     /// Runs PACE and selects the eMRTD application through it, or selects the application
     /// and runs BAC, replacing any earlier session.
     func runAccessControl() async throws(MRTDError) {
+        let again = channel != nil
         await channel?.close()
         channel = nil
         selected = nil
+        // A session is being replaced (after a secure messaging error, or a refused Chip
+        // Authentication): the chip may still expect secure messaging, or may have aborted it.
+        if again { try await resynchronize() }
         if let pace {
             do throws(MRTDError) {
                 let ambiguous = cardAccessInfos.map(PACE.Parameters.needsParameterReference) ?? false
@@ -421,7 +425,11 @@ private final class ReadOperation {
             }
         }
         accessControl = .bac
-        let select = try await plain(Self.selectApplication, step: "SELECT eMRTD application")
+        var select = try await plain(Self.selectApplication, step: "SELECT eMRTD application")
+        if Self.abortedSecureMessaging(select.status) {
+            // The chip was still in secure messaging and aborted it on this command, unexecuted.
+            select = try await plain(Self.selectApplication, step: "SELECT eMRTD application")
+        }
         guard select.status == .success else {
             throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
         }
@@ -443,6 +451,24 @@ private final class ReadOperation {
     }
 
     static let selectApplication = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: [0xA0, 0x00, 0x00, 0x02, 0x47, 0x10, 0x01])
+    static let selectMasterFile = CommandAPDU(ins: 0xA4, p1: 0x00, p2: 0x0C, data: [0x3F, 0x00])
+
+    /// `6987` or `6988` to a plain command: the chip was in secure messaging, aborted it on
+    /// this command and did not execute it (ISO/IEC 7816-4 §10.1.3; what real chips do).
+    static func abortedSecureMessaging(_ status: StatusWord) -> Bool {
+        status == .secureMessagingObjectsMissing || status == .secureMessagingObjectsIncorrect
+    }
+
+    /// Brings the chip to a known state before a new access control: a plain SELECT of the
+    /// master file, sent again when the chip answers that it aborted secure messaging on it
+    /// (interoperability fault 3 of #13: the plain command after a bad MAC was taken for "no
+    /// eMRTD application"). Other answers are left to the access control that follows.
+    func resynchronize() async throws(MRTDError) {
+        for _ in 0..<2 {
+            let answer = try await plain(Self.selectMasterFile, step: "SELECT MF")
+            if !Self.abortedSecureMessaging(answer.status) { return }
+        }
+    }
 
     func plain(_ command: CommandAPDU, step: String) async throws(MRTDError) -> ResponseAPDU {
         do {

@@ -95,15 +95,27 @@ import VirtualPassport
         #expect(passport.sessionsEstablished == (plain ? 4 : 1))
     }
 
-    @Test func wrongMACRestartsTheSessionAndResumes() async throws {
-        let dataSet = try TestPassport.dataSet()
+    /// Interoperability fault 3 (#13): an answer whose MAC does not verify. The chip (strict,
+    /// as real ones are) is still in secure messaging and answers the reader's next plain
+    /// command with 6987, aborting its session; that was taken for "no eMRTD application"
+    /// and the read was lost. Now the reader resynchronises (SELECT MF again after 6987),
+    /// authenticates again with the same access control and resumes.
+    @Test(arguments: [false, true])
+    func wrongMACRestartsTheSessionAndResumes(pace: Bool) async throws {
+        var dataSet = try TestPassport.dataSet()
+        if pace { dataSet.cardAccess = PassportDataSet.paceCardAccess() }
         var quirks = PassportQuirks()
         quirks.corruptMACOnCommand = 6
         let passport = try TestPassport.passport(dataSet, quirks: quirks)
-        let contents = try await ChipReader(transport: InMemoryTransport(passport), key: try dataSet.key()).read()
+        let transport = InMemoryTransport(passport)
+        let contents = try await ChipReader(transport: transport, key: try dataSet.key()).read()
         #expect(contents.files == dataSet.files)
         #expect(contents.statistics.sessionRestarts >= 1)
         #expect(passport.sessionsEstablished == contents.statistics.sessionRestarts + 1)
+        #expect(contents.accessControl == (pace ? .pace : .bac))
+        #expect(contents.paceFailure == nil)
+        // The plain SELECT MF after the bad MAC: sent twice, the first answered 6987.
+        #expect(transport.commands.filter { $0.ins == 0xA4 && $0.p1 == 0x00 && $0.data == [0x3F, 0x00] }.count >= 2)
     }
 
     @Test func cardLostMidDG2ResumesAfterReconnect() async throws {
