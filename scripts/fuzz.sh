@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
-targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader face dg2"}
+targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader face dg2 tlv lds sod sm atr"}
 runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
 [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
@@ -70,6 +70,13 @@ if photos:
 PY
 seed face /tmp/idkiosk-seed-face.bin
 seed dg2 /tmp/idkiosk-seed-dg2.bin
+# The chip's side: TLV and the LDS files as the DG2 seed's structure (the first byte picks
+# the file for lds: 9 is DG2), an ATR of a contactless passport, secure messaging objects.
+seed tlv /tmp/idkiosk-seed-dg2.bin
+{ printf '\x09'; cat /tmp/idkiosk-seed-dg2.bin; } > /tmp/idkiosk-seed-lds.bin && seed lds /tmp/idkiosk-seed-lds.bin
+printf '\x3b\x8a\x80\x01\x80\x31\xf8\x73\xf7\x41\x80\x82\x90\x00\x5d' > /tmp/idkiosk-seed.atr && seed atr /tmp/idkiosk-seed.atr
+printf '\x81\x87\x11\x01\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff\x99\x02\x90\x00' > /tmp/idkiosk-seed-sm.bin && seed sm /tmp/idkiosk-seed-sm.bin
+printf '\x30\x03\x02\x01\x00' > /tmp/idkiosk-seed-sod.bin && seed sod /tmp/idkiosk-seed-sod.bin
 status=0
 for target in $targets; do
     echo "==> $target, ${seconds} s"

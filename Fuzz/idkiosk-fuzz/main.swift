@@ -1,3 +1,4 @@
+import APDU
 import Camera
 import Foundation
 import Imaging
@@ -64,6 +65,42 @@ func run(_ target: String, _ bytes: [UInt8]) {
         guard let face = (try? DataGroup2(bytes))?.faces.first else { return }
         guard let rgb = try? ImageFile.decodeRGB(face.imageData), rgb.width <= 1024, rgb.height <= 1024 else { return }
         _ = try? Fuzz.faceDetector?.observe(LumaImage(rgb))
+    case "tlv":
+        _ = try? TLV.parseAll(bytes)
+    case "lds":
+        // The first byte picks the file, the rest is its contents as a chip might send it.
+        guard let kind = bytes.first else { return }
+        let body = Array(bytes.dropFirst())
+        switch kind % 10 {
+        case 0: _ = try? EFCOM(body)
+        case 1: _ = try? DataGroup1(body)
+        case 2: _ = try? DataGroup7(body)
+        case 3: _ = try? DataGroup11(body)
+        case 4: _ = try? DataGroup12(body)
+        case 5: _ = try? SecurityInfos(dataGroup14: body)
+        case 6: _ = try? DataGroup15(body)
+        case 7: _ = try? SecurityInfos(cardAccess: body)
+        case 8: _ = try? SecurityInfos(cardSecurity: body)
+        default: _ = try? DataGroup2(body)
+        }
+    case "sod":
+        // EF.SOD: the LDS security object, and its CMS signature as passive authentication reads it.
+        _ = try? SecurityObject(bytes)
+        _ = PassiveAuthentication.verify(files: [.sod: bytes, .dg1: [0x61, 0x00]], trustStore: TrustStore(certificates: []), at: 1_800_000_000)
+    case "sm":
+        // A protected answer: the first byte picks the cipher and whether the rest is the
+        // answer's data as it is, or data objects under a valid MAC (past the MAC check).
+        guard let first = bytes.first else { return }
+        let cipher: SecureMessagingCipher = [.tripleDES, .aes128, .aes192, .aes256][Int(first % 4)]
+        let key = [UInt8](repeating: 0x5A, count: cipher.keyLength)
+        guard var reader = try? SecureMessaging(cipher: cipher, encryptionKey: key, macKey: key, sendSequenceCounter: [UInt8](repeating: 0, count: cipher.blockSize))
+        else { return }
+        var chip = reader
+        let rest = Array(bytes.dropFirst())
+        let response = first & 0x80 == 0 ? ResponseAPDU(data: rest, status: .success) : chip.sealed(objects: rest)
+        _ = try? reader.unprotect(response)
+    case "atr":
+        _ = try? ATR(bytes: bytes)
     default:
         FileHandle.standardError.write(Data("idkiosk-fuzz: unknown target \(target); one of \(Fuzz.targets.joined(separator: ", "))\n".utf8))
         exit(64)
@@ -71,7 +108,7 @@ func run(_ target: String, _ bytes: [UInt8]) {
 }
 
 enum Fuzz {
-    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2"]
+    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
     nonisolated(unsafe) static var target = ""
     nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
     /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.

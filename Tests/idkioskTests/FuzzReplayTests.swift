@@ -7,7 +7,7 @@ import Testing
 @Suite struct FuzzReplayTests {
     static let binary = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().appendingPathComponent("idkiosk-fuzz").path
 
-    @Test(arguments: ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader"])
+    @Test(arguments: ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "tlv", "lds", "sod", "sm", "atr"])
     func everyTargetTakesHostileBytes(target: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-fuzz-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -63,6 +63,14 @@ extension SecureMessaging {
 
     /// Protects an answer: data in DO'87' (or DO'85' for an odd INS), DO'99', DO'8E'.
     /// - Parameter corruptMAC: send a wrong MAC, for tests of the terminal's check.
+    /// Data objects exactly as given, followed by a valid DO'8E' over them: what a chip that
+    /// MACs malformed objects of its own would send (the fuzzer's way past the MAC check).
+    package mutating func sealed(objects: [UInt8]) -> ResponseAPDU {
+        Bytes.increment(&sendSequenceCounter)
+        let mac = (try? cipher.mac(key: macKey, paddedData: ISO9797.pad(sendSequenceCounter + objects, blockSize: cipher.blockSize)).get()) ?? []
+        return ResponseAPDU(data: objects + TLV.encode(tag: 0x8E, value: mac), status: .success)
+    }
+
     package mutating func protectResponse(_ response: ResponseAPDU, oddINS: Bool = false, corruptMAC: Bool = false) -> ResponseAPDU {
         Bytes.increment(&sendSequenceCounter)
         var body: [UInt8] = []
