@@ -138,7 +138,7 @@ public struct ReferenceServer: Sendable {
             guard account.enrollmentTransactionReference == nil, accountId == nil else {
                 throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "authenticationTransactionReference stands alone: no enrollment reference, no account path")
             }
-            let lifetime = account.tokenLifetime ?? 1800
+            let lifetime = account.tokenLifetime ?? InitiationPlan.defaultTokenLifetime
             guard let response = try await db({
                 try await store.takeAuthentication(clientId: clientId, executionId: reference, lifetime: lifetime, baseURL: base)
             }) else {

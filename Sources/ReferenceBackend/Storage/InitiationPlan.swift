@@ -4,6 +4,9 @@ import Foundation
 /// What a new workflow execution writes, decided before any store writes it: the same
 /// ids, token and answer whichever database holds them.
 struct InitiationPlan {
+    /// Seconds a session token lives when the request does not say.
+    static let defaultTokenLifetime = 1800
+
     struct Credential {
         var id: String
         var filter: CredentialFilter
@@ -32,7 +35,7 @@ struct InitiationPlan {
         definitionKey = request.workflowDefinition.key
         enrollmentId = request.enrollmentTransactionReference
         createdAt = now.timeIntervalSince1970
-        tokenExpiresAt = createdAt + Double(request.tokenLifetime ?? 1800)
+        tokenExpiresAt = createdAt + Double(request.tokenLifetime ?? Self.defaultTokenLifetime)
         credentials = WorkflowRequirements.credentials(for: request.workflowDefinition).map {
             Credential(id: UUID().uuidString.lowercased(), filter: $0, filterJSON: try? JSONEncoder().encode($0))
         }

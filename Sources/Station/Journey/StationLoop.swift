@@ -331,23 +331,17 @@ public actor StationLoop {
         let backend = dependencies.backend
         backgroundTasks.removeAll { $0.isCancelled }
         backgroundTasks.append(Task { [continuation, time, wait = settings.decisionWait] in
-            let poll = Duration.milliseconds(250)
-            var waited = Duration.zero
-            while waited < wait, !Task.isCancelled {
-                if let details = try? await backend.retrieve(execution), details.workflow.status == .PROCESSED {
-                    let outcome: JourneyResult.AuthenticationOutcome? = switch details.decision.type {
-                    case .PASSED: .SUCCESS
-                    case .REJECTED, .WARNING: .FAILED
-                    case .NOT_EXECUTED: nil
-                    }
-                    continuation.yield(.answer(generation: generation, .authenticated(outcome)))
-                    return
-                }
-                do { try await time.sleep(poll) } catch { return }
-                waited += poll
+            guard let details = await Self.decision(of: execution, backend: backend, time: time, wait: wait, poll: .milliseconds(250)) else {
+                guard !Task.isCancelled else { return }
+                continuation.yield(.answer(generation: generation, .finalizeFailed(FlowError(.A, detail: "\(BackendError.Call.retrieve.rawValue)0000"))))
+                return
             }
-            guard !Task.isCancelled else { return }
-            continuation.yield(.answer(generation: generation, .finalizeFailed(FlowError(.A, detail: "\(BackendError.Call.retrieve.rawValue)0000"))))
+            let outcome: JourneyResult.AuthenticationOutcome? = switch details.decision.type {
+            case .PASSED: .SUCCESS
+            case .REJECTED, .WARNING: .FAILED
+            case .NOT_EXECUTED: nil
+            }
+            continuation.yield(.answer(generation: generation, .authenticated(outcome)))
         })
     }
 
@@ -358,22 +352,30 @@ public actor StationLoop {
         let logger = self.logger
         backgroundTasks.removeAll { $0.isCancelled }
         backgroundTasks.append(Task { [time, wait = settings.decisionWait] in
-            let poll = Duration.milliseconds(500)
-            var waited = Duration.zero
-            while waited < wait, !Task.isCancelled {
-                if let details = try? await backend.retrieve(execution), details.workflow.status == .PROCESSED {
-                    logger.notice("decision", metadata: [
-                        "account": "\(execution.accountId)", "workflowExecution": "\(execution.workflowExecutionId)", "decision": "\(details.decision.type.rawValue)",
-                        "risk": "\(details.decision.risk.score)",
-                    ])
-                    await display.show(.decision(reference: execution.workflowExecutionId, decision: details.decision.type.rawValue))
-                    return
-                }
-                do { try await time.sleep(poll) } catch { return }
-                waited += poll
+            guard let details = await Self.decision(of: execution, backend: backend, time: time, wait: wait, poll: .milliseconds(500)) else {
+                logger.notice("no decision yet; the outbox delivers the journey later", metadata: ["workflowExecution": "\(execution.workflowExecutionId)"])
+                return
             }
-            logger.notice("no decision yet; the outbox delivers the journey later", metadata: ["workflowExecution": "\(execution.workflowExecutionId)"])
+            logger.notice("decision", metadata: [
+                "account": "\(execution.accountId)", "workflowExecution": "\(execution.workflowExecutionId)", "decision": "\(details.decision.type.rawValue)",
+                "risk": "\(details.decision.risk.score)",
+            ])
+            await display.show(.decision(reference: execution.workflowExecutionId, decision: details.decision.type.rawValue))
         })
+    }
+
+    /// The execution's details once the backend processed it, asked every `poll` for up to
+    /// `wait` on the station's clock; nil when it did not decide in time or the task was cancelled.
+    private static func decision(
+        of execution: ExecutionRef, backend: any VerificationBackend, time: StationTime, wait: Duration, poll: Duration
+    ) async -> WorkflowExecutionDetails? {
+        var waited = Duration.zero
+        while waited < wait, !Task.isCancelled {
+            if let details = try? await backend.retrieve(execution), details.workflow.status == .PROCESSED { return details }
+            do { try await time.sleep(poll) } catch { return nil }
+            waited += poll
+        }
+        return nil
     }
 }
 
