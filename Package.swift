@@ -58,6 +58,9 @@ let package = Package(
             providers: [.apt(["libpcsclite-dev"])]
         ),
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        // OpenPACE (Debian's libeac): the chip side of PACE, CA and secure messaging for the
+        // independent test chip (OpenPACEChip); only tests link it.
+        .target(name: "COpenPACE", linkerSettings: [.linkedLibrary("eac"), .linkedLibrary("crypto")]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CV4L2", providers: [.apt(["linux-libc-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -131,6 +134,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // A test chip whose protocols are OpenPACE's, for the reader's interoperability tests.
+        .target(name: "OpenPACEChip", dependencies: ["APDU", "COpenPACE", "VirtualCard"], swiftSettings: strict),
         .target(
             name: "VirtualPassport",
             dependencies: ["APDU", "MRTD", "VirtualCard", "Imaging"],
@@ -392,7 +397,7 @@ let package = Package(
         .testTarget(
             name: "VirtualPassportTests",
             dependencies: [
-                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU", "Imaging",
+                "VirtualPassport", "MRTD", "SmartCard", "VirtualCard", "KioskTestKit", "APDU", "Imaging", "OpenPACEChip",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

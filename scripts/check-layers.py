@@ -7,6 +7,7 @@ Reads the package as SwiftPM describes it (`swift package describe --type json`)
 - Imaging or Vision imports or depends on a device, network or flow module;
 - ReferenceBackend or VirtualPassport depends on Camera;
 - MRTD depends on more than APDU, COpenSSL and swift-log;
+- a target other than a test depends on OpenPACE (COpenPACE, OpenPACEChip);
 - a target declares a dependency it never imports, or imports a module of the package it
   does not declare.
 Prints one line per rule checked; exits 1 on a violation.
@@ -82,6 +83,14 @@ checks.append("MRTD depends only on APDU, COpenSSL and swift-log")
 extra = dependencies("MRTD") - {"APDU", "COpenSSL", "Logging"}
 if extra:
     violations.append(f"MRTD depends on {', '.join(sorted(extra))}")
+
+checks.append("only tests link OpenPACE (COpenPACE, OpenPACEChip: GPL-3+, the tests' independent chip)")
+for name, target in targets.items():
+    if target["type"] == "test" or name in ("COpenPACE", "OpenPACEChip"):
+        continue
+    linked = dependencies(name) & {"COpenPACE", "OpenPACEChip"}
+    if linked:
+        violations.append(f"{name} depends on {', '.join(sorted(linked))}, which only tests may link")
 
 checks.append("every declared dependency is imported, and every imported module of the package declared")
 for name, target in targets.items():

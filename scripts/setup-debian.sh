@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # build
-    pkg-config libpcsclite-dev libssl-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
+    pkg-config libpcsclite-dev libssl-dev libeac-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
     # Vision: OpenCV core and imgproc behind the COpenCV shim; dlib (faces) behind CDlib
     libopencv-dev libpng-dev libdlib-dev
     # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)

@@ -79,6 +79,8 @@ public final class VirtualCard: Sendable {
         application.reset()
         let thread = Thread { [self] in
             serve(socket)
+            // Gone from the reader now (a vanished card too), not when the socket is freed.
+            Socket.shutdown(socket.fd)
             state.withLock { $0.socketFD = nil }
             finished.signal()
         }

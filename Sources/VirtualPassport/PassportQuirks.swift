@@ -12,10 +12,11 @@ public struct PassportQuirks: Hashable, Sendable {
     /// Send the `6700` above as a plain status word, which ends secure messaging (as many
     /// chips do for errors they find before unwrapping), instead of inside DO'99'.
     public var wrongLengthIsPlain = false
-    /// Answer `6Cxx` with this exact length when a READ BINARY asks for more (plain reads only).
+    /// Answer `6Cxx` with this exact length when a READ BINARY asks for more (plain reads
+    /// with a plain status word, protected ones inside DO'99').
     public var exactLengthAbove: Int?
     /// Corrupt the MAC of the protected answer to this protected command (counted from 1
-    /// within each session).
+    /// within the session), once: the quirk clears itself when it fires.
     public var corruptMACOnCommand: Int?
 
     /// Refuse PACE (`6D00` to MSE:Set AT) although EF.CardAccess offers it, as chips with

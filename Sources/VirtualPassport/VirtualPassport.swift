@@ -212,6 +212,8 @@ public final class VirtualPassport: CardApplication {
                 return ResponseAPDU(status: .wrongLength)
             }
             response = ResponseAPDU(status: .wrongLength)
+        } else if isRead, let exact = state.quirks.exactLengthAbove, let le = plain.le, le > exact {
+            response = ResponseAPDU(status: StatusWord(sw1: 0x6C, sw2: UInt8(exact & 0xFF)))
         } else if plain.ins == 0x88 {
             response = internalAuthenticate(plain)
         } else {
@@ -228,6 +230,7 @@ public final class VirtualPassport: CardApplication {
             (response, nextSession) = chipAuthenticate(plain, key: chipKey, state: &state)
         }
         let corrupt = state.quirks.corruptMACOnCommand == state.protectedCommands
+        if corrupt { state.quirks.corruptMACOnCommand = nil }  // once, as a radio error would
         let protected = session.protectResponse(response, oddINS: plain.ins & 1 == 1, corruptMAC: corrupt)
         // The answer to Chip Authentication goes out under the old keys; the new ones follow.
         state.session = nextSession ?? session

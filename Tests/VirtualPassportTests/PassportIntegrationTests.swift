@@ -208,17 +208,17 @@ struct PassportIntegrationTests {
 
     // MARK: helpers
 
-    private func insert(_ card: VirtualCard) async throws {
+    func insert(_ card: VirtualCard) async throws {
         try await waitForCard(present: false)
         try card.insert()
     }
 
-    private func connectWhenPresent() async throws -> CardConnection {
+    func connectWhenPresent() async throws -> CardConnection {
         try await waitForCard()
         return try await PCSCContext(logger: logger).connect(reader: reader)
     }
 
-    private func waitForCard(present: Bool = true) async throws {
+    func waitForCard(present: Bool = true) async throws {
         let context = try PCSCContext(logger: logger)
         for _ in 0..<100 {
             if try context.state(of: reader).cardPresent == present { return }

@@ -106,6 +106,12 @@ private final class ReadOperation {
     var pace: PACE.Parameters?
     /// Why PACE failed, when it was offered, tried, and the chip was read with BAC instead.
     var paceFailure: String?
+    /// The error PACE failed with, for the error to throw when BAC fails after it.
+    var paceError: MRTDError?
+    /// Whether a new session is being set up (PACE-CAM's EF.CardSecurity): a broken session
+    /// is then not recovered where it breaks but by the caller of access control, which
+    /// runs it again whole.
+    var establishing = false
     var accessControl = ChipContents.AccessControl.bac
     /// Chip Authentication to run after every access control, once DG14 offered it.
     var chipAuthenticationParameters: ChipAuthentication.Parameters?
@@ -146,6 +152,10 @@ private final class ReadOperation {
             try await authenticate()
         } catch where error.code == .transportFailure {
             try await recover(session.cardLost(error))  // lifted during access control: wait and start over
+        } catch where Self.isSessionFailure(error.code) {
+            // The new session broke before the reading began (a bad MAC while PACE-CAM reads
+            // EF.CardSecurity): as for a protected command that fails while reading.
+            try await recover(session.commandFailed(error, extended: false))
         }
         transport.phase = .reading
 
@@ -357,7 +367,7 @@ private final class ReadOperation {
         if let status = try await select(.cardSecurity) { return .failure(StatusWordFailure(status: status)) }
         while bytes.count < (total ?? 8) {
             guard let chunk = try await chunk(of: .cardSecurity, offset: bytes.count, le: session.policy.length(remaining: (total ?? 8) - bytes.count)) else {
-                continue  // the session was re-established: nothing more to check in it
+                continue  // the read length was reduced (a broken session is not recovered here)
             }
             guard case .data(let data) = chunk, !data.isEmpty else { break }
             bytes += data
@@ -399,32 +409,72 @@ private final class ReadOperation {
         // Authentication): the chip may still expect secure messaging, or may have aborted it.
         if again { try await resynchronize() }
         if let pace {
+            var outcome: PACE.Outcome?
             do throws(MRTDError) {
                 let ambiguous = cardAccessInfos.map(PACE.Parameters.needsParameterReference) ?? false
-                let outcome = try await PACE.run(password: reader.password, parameters: pace, referenceParameters: ambiguous, over: transport)
-                let established = outcome.channel
-                if pace.chipAuthenticationMapping, cardSecurity == nil {
-                    channel = established
-                    try await verifyChipAuthenticationMapping(outcome, parameters: pace)
-                } else if reader.options.chipAuthentication, cardSecurity == nil, cardAccessListsChipAuthentication {
-                    channel = established
-                    _ = try await readCardSecurity()
-                }
-                let select = try await Self.transmit(Self.selectApplication, over: established)
-                guard select.status == .success else {
-                    throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
-                }
-                channel = established
-                accessControl = .pace
-                return
+                outcome = try await PACE.run(password: reader.password, parameters: pace, referenceParameters: ambiguous, over: transport)
             } catch where error.code != .transportFailure {
-                // Doc 9303 Part 11 §4.2: a chip offering PACE also accepts BAC; do not try PACE again.
-                reader.logger?.notice("PACE failed, falling back to BAC", metadata: ["error": "\(error.code.rawValue)", "sw": "\(error.statusWord.map(String.init(describing:)) ?? "-")"])
-                paceFailure = "\(pace): \(error.message)" + (error.statusWord.map { " (SW \($0))" } ?? "")
-                self.pace = nil
+                fallBack(from: pace, after: error)
+            }
+            if let outcome {
+                let established = outcome.channel
+                channel = established  // a session to resynchronise from if this one breaks
+                establishing = true
+                defer { establishing = false }
+                do throws(MRTDError) {
+                    if pace.chipAuthenticationMapping, cardSecurity == nil {
+                        try await verifyChipAuthenticationMapping(outcome, parameters: pace)
+                    } else if reader.options.chipAuthentication, cardSecurity == nil, cardAccessListsChipAuthentication {
+                        _ = try await readCardSecurity()
+                    }
+                    let select = try await Self.transmit(Self.selectApplication, over: established)
+                    guard select.status == .success else {
+                        throw MRTDError(code: .cardRefused, message: "the chip has no eMRTD application", statusWord: select.status)
+                    }
+                    accessControl = .pace
+                    return
+                } catch where !Self.isSessionFailure(error.code) {
+                    fallBack(from: pace, after: error)
+                }
+                // A failure of the PACE session itself (a bad MAC, the card lifted) is not
+                // PACE's: it propagates, and the read recovers and runs PACE again.
             }
         }
         accessControl = .bac
+        do throws(MRTDError) {
+            try await establishBAC()
+        } catch {
+            // A PACE-only chip (most ID cards) refuses BAC: say why PACE failed first. The
+            // code stays BAC's, the last step, which decides whether a retry can help.
+            guard let paceError else { throw error }
+            throw MRTDError(
+                code: error.code, message: "PACE failed (\(paceError.message)), and BAC after it: \(error.message)",
+                statusWord: error.statusWord, cause: paceError)
+        }
+    }
+
+    /// PACE failed: says so, and reads with BAC (Doc 9303 Part 11 §4.2: a chip offering PACE
+    /// also accepts BAC); PACE is not tried again in this read.
+    private func fallBack(from pace: PACE.Parameters, after error: MRTDError) {
+        reader.logger?.notice("PACE failed, falling back to BAC", metadata: ["error": "\(error.code.rawValue)", "sw": "\(error.statusWord.map(String.init(describing:)) ?? "-")"])
+        paceFailure = "\(pace): \(error.message)" + (error.statusWord.map { " (SW \($0))" } ?? "")
+        paceError = error
+        self.pace = nil
+    }
+
+    /// Whether an error is the secure messaging session's or the card's (recovered by a new
+    /// session or a reconnect), not the protocol step's.
+    static func isSessionFailure(_ code: MRTDError.Code) -> Bool {
+        switch code {
+        case .transportFailure, .channelClosed, .cardLost, .unprotectedResponse, .macMismatch, .secureMessagingObjectMissing, .malformedSecureMessaging:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// BAC after SELECT of the eMRTD application (a chip without PACE, or after PACE failed).
+    private func establishBAC() async throws(MRTDError) {
         var select = try await plain(Self.selectApplication, step: "SELECT eMRTD application")
         if Self.abortedSecureMessaging(select.status) {
             // The chip was still in secure messaging and aborted it on this command, unexecuted.
@@ -576,6 +626,9 @@ private final class ReadOperation {
             reader.logger?.debug("read length reduced", metadata: ["sw": "\(response.status)", "readLength": "\(session.policy.current)"])
             return nil
         case let recovery:
+            guard !establishing else {
+                throw MRTDError(code: .malformedSecureMessaging, message: "the chip ended the new session while \(file.name) was read", statusWord: response.status)
+            }
             try await recover(recovery)
             return nil
         }
@@ -593,6 +646,7 @@ private final class ReadOperation {
         } catch {
             throw MRTDError.transport(error, during: "a protected command")
         }
+        if establishing { throw failure }
         try await recover(session.commandFailed(failure, extended: extended))
         return nil
     }
