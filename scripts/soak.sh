@@ -21,7 +21,7 @@ run_logged() {
 start=$(date +%s)
 
 echo "==> build (swift build --build-tests)"
-run_logged swift build --build-tests >/dev/null || { echo "==> build FAILED"; exit 1; }
+run_logged swift build --build-tests >/dev/null || { tail -30 "$log"; echo "==> build FAILED"; exit 1; }
 
 echo "==> kill -9 of the outbox's enqueuing and sending processes, each at least $kills times"
 stage=$(date +%s)
