@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench fuzz pcscd-start pcscd-stop unit vision-data vision-models face-data
+.PHONY: test demo demo-auto build bench fuzz soak pcscd-start pcscd-stop unit vision-data vision-models face-data
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -44,6 +44,11 @@ face-data:
 ## fuzz: libFuzzer on the parsers and analysis entry points (FUZZ_SECONDS per target, default 30)
 fuzz:
 	scripts/fuzz.sh
+
+## soak: the outbox's durability figures (docs/backend.md): kill -9 of its enqueuing and sending
+## processes (SOAK_KILLS each, default 200) and power cuts of the rig VM (SOAK_CUTS, default 30)
+soak:
+	scripts/soak.sh
 
 ## bench: performance figures, each compared with a baseline taken in the same run
 bench:

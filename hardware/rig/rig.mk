@@ -3,6 +3,7 @@
 #
 #   make rig-test    build what is missing (cached in .cache/rig), boot, run, report
 #   make rig-shell   boot the same VM with a shell on the console (interactive)
+#   make rig-powercut  stop a VM hard RIG_CUTS times (default 30) while the outbox writes to its disk
 #   make rig-clean   forget the cache (kernel, initramfs, results)
 #
 # Needs Debian packages: qemu-system-x86 busybox-static cpio (and apt-get download
@@ -11,13 +12,16 @@
 RIG_DIR ?= hardware/rig
 RIG_CACHE ?= .cache/rig
 
-.PHONY: rig-test rig-shell rig-clean
+.PHONY: rig-test rig-shell rig-powercut rig-clean
 
 rig-test:
 	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh test
 
 rig-shell:
 	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh shell
+
+rig-powercut:
+	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh powercut
 
 rig-clean:
 	rm -rf $(RIG_CACHE)

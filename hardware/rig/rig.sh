@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Builds and boots the rig VM; see rig.mk. Usage: rig.sh test|shell
+# Builds and boots the rig VM; see rig.mk. Usage: rig.sh test|shell|powercut
+#
+# powercut: a small VM with the outbox on a virtual ext4 disk, stopped hard RIG_CUTS
+# times (default 30) while outbox-drain-child writes; powercut.sh runs the cuts.
 #
 # Everything downloaded or built goes to $RIG_CACHE (git-ignored): the Debian kernel
 # package and its unpacked tree, the initramfs, the VM's console log and results.
@@ -73,11 +76,16 @@ add_module() {
     for d in $deps; do add_module "$d"; done
     order+=("$name")
 }
-for m in virtio_pci 9pnet_virtio 9p vivid; do add_module "$m"; done
+if [ "$mode" = powercut ]; then
+    # The disk (virtio-blk, ext4 with its CRC32C checksums) instead of the devices.
+    for m in virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4; do add_module "$m"; done
+else
+    for m in virtio_pci 9pnet_virtio 9p vivid; do add_module "$m"; done
+fi
 
 # gpio-sim is not in Debian's kernel: build it out of tree (needs linux-headers-$kver).
 # Without the headers the rig runs without it and the Flash rig tests skip.
-if [ "${RIG_GPIO_SIM:-1}" = 1 ]; then
+if [ "${RIG_GPIO_SIM:-1}" = 1 ] && [ "$mode" != powercut ]; then
     if [ ! -f "$cache/extra/$kver/gpio-sim.ko" ] || [ "$here/gpio-sim/build.sh" -nt "$cache/extra/$kver/gpio-sim.ko" ]; then
         say "building gpio-sim for $kver"
         bash "$here/gpio-sim/build.sh" "$kver" "$cache/extra/$kver" "$cache" || say "gpio-sim not built: Flash rig tests will skip"
@@ -89,7 +97,7 @@ if [ "${RIG_GPIO_SIM:-1}" = 1 ]; then
 fi
 
 # v4l2loopback: Debian ships it as DKMS source only; build it the same way.
-if [ "${RIG_V4L2LOOPBACK:-1}" = 1 ]; then
+if [ "${RIG_V4L2LOOPBACK:-1}" = 1 ] && [ "$mode" != powercut ]; then
     if [ ! -f "$cache/extra/$kver/v4l2loopback.ko" ] || [ "$here/v4l2loopback/build.sh" -nt "$cache/extra/$kver/v4l2loopback.ko" ]; then
         say "building v4l2loopback for $kver"
         bash "$here/v4l2loopback/build.sh" "$kver" "$cache/extra/$kver" "$cache" || say "v4l2loopback not built: loopback rig tests will skip"
@@ -103,13 +111,34 @@ fi
 # 3. The test bundle and every shared library it loads (Swift Testing has no static
 #    library in the toolchain, so the bundle goes in with its libraries).
 build_flags=${SWIFT_BUILD_FLAGS:-}
-say "building the test bundle"
-(cd "$root" && swift build --build-tests $build_flags >"$cache/build.log" 2>&1) || { tail -30 "$cache/build.log"; die "swift build failed"; }
+if [ "$mode" = powercut ]; then
+    say "building outbox-drain-child"
+    build_what=(--product outbox-drain-child)
+    stage="$cache/powercut/initramfs"
+    initramfs="$cache/powercut/initramfs.cpio.gz"
+else
+    say "building the test bundle"
+    build_what=(--build-tests)
+    stage="$cache/initramfs"
+    initramfs="$cache/initramfs.cpio.gz"
+fi
+(cd "$root" && swift build "${build_what[@]}" $build_flags >"$cache/build.log" 2>&1) || { tail -30 "$cache/build.log"; die "swift build failed"; }
 bin=$(cd "$root" && swift build --show-bin-path $build_flags)
-bundle=$(ls -d "$bin"/*PackageTests.xctest | head -1)
-[ -x "$bundle" ] || die "no test bundle in $bin"
 
-stage="$cache/initramfs"
+# Copies every shared library the executables given load (as ldd names them) into the initramfs.
+stage_libraries() {
+    ldd "$@" | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u | while read -r lib; do
+        mkdir -p "$stage$(dirname "$lib")"
+        cp -L "$lib" "$stage$lib"
+    done
+    mkdir -p "$stage/lib64"
+    [ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+}
+pack_initramfs() {
+    (cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$initramfs"
+    say "initramfs $(du -h "$initramfs" | cut -f1), modules: ${order[*]}"
+}
+
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,dev,proc,sys,tmp,results,rig/bin,lib/modules/rig}
 cp "$busybox" "$stage/bin/busybox"
@@ -124,17 +153,22 @@ for m in "${order[@]}"; do
     [ "$m" = v4l2loopback ] && opts="devices=1 video_nr=10 card_label=idkiosk-loopback exclusive_caps=0"
     echo "$m $opts" >> "$stage/rig/modules.list"
 done
-cp "$bundle" "$stage/rig/bin/test-bundle"
+echo "$mode" > "$stage/rig/mode"
+if [ "$mode" = powercut ]; then
+    [ -x "$bin/outbox-drain-child" ] || die "no outbox-drain-child executable in $bin"
+    cp "$bin/outbox-drain-child" "$stage/rig/bin/"
+    stage_libraries "$bin/outbox-drain-child"
+    pack_initramfs
+    exec bash "$here/powercut.sh" "$cache/kernel/boot/vmlinuz-$kver" "$initramfs" "$cache/powercut" "${RIG_CUTS:-30}"
+fi
+bundle=$(ls -d "$bin"/*PackageTests.xctest | head -1)
+[ -x "$bundle" ] || die "no test bundle in $bin"
 # The idkiosk executable next to the bundle, where IDKioskBinary finds it, for the
 # command rig tests (idkioskTests' CommandRigTests).
 [ -x "$bin/idkiosk" ] || die "no idkiosk executable in $bin"
+cp "$bundle" "$stage/rig/bin/test-bundle"
 cp "$bin/idkiosk" "$stage/rig/bin/idkiosk"
-{ ldd "$bundle"; ldd "$bin/idkiosk"; } | awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u | while read -r lib; do
-    mkdir -p "$stage$(dirname "$lib")"
-    cp -L "$lib" "$stage$lib"
-done
-mkdir -p "$stage/lib64"
-[ -e "$stage/lib64/ld-linux-x86-64.so.2" ] || cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+stage_libraries "$bundle" "$bin/idkiosk"
 # The analysis rig test (idkioskTests' AnalyzeRigTests) feeds a generated recording through
 # v4l2loopback and reads its MRZ with the model: both come from make vision-data and
 # make vision-models; without them that test skips.
@@ -151,16 +185,14 @@ if [ -f "$root/.cache/face-data/demo-face.mjpeg" ] && [ -f "$root/.cache/models/
     cp "$root/.cache/models/shape_predictor_5_face_landmarks.dat" "$root/.cache/models/dlib_face_recognition_resnet_model_v1.dat" \
         "$root/.cache/models/MANIFEST" "$stage/rig/models/"
 fi
-echo "$mode" > "$stage/rig/mode"
 echo "$filter" > "$stage/rig/filter"
-(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs.cpio.gz"
-say "initramfs $(du -h "$cache/initramfs.cpio.gz" | cut -f1), modules: ${order[*]}"
+pack_initramfs
 
 # 4. Boot. TCG only: /dev/kvm here cannot run a normal kernel.
 results="$cache/results"
 rm -rf "$results"; mkdir -p "$results"
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 3072 -no-reboot -nographic
-    -kernel "$cache/kernel/boot/vmlinuz-$kver" -initrd "$cache/initramfs.cpio.gz"
+    -kernel "$cache/kernel/boot/vmlinuz-$kver" -initrd "$initramfs"
     -append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init"
     -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results")
 if [ "$mode" = shell ]; then
