@@ -267,7 +267,7 @@ let package = Package(
         // Fuzzing (make fuzz): the parsers and analysis entry points; replays files in a normal build.
         .executableTarget(
             name: "idkiosk-fuzz",
-            dependencies: ["APDU", "Camera", "Imaging", "MRTD", "Vision"],
+            dependencies: ["APDU", "Camera", "Display", "Imaging", "MRTD", "Station", "Vision"],
             path: "Fuzz/idkiosk-fuzz",
             swiftSettings: strict
         ),

@@ -1,12 +1,14 @@
 import APDU
 import Camera
+import Display
 import Foundation
 import Imaging
 import MRTD
+import Station
 import Vision
 
 // idkiosk-fuzz: the parsers and analysis entry points that take bytes from outside (a
-// camera, a file, a chip), one input at a time.
+// camera, a file, a chip, a display, a technician's configuration), one input at a time.
 //
 // Built by `make fuzz` with coverage and AddressSanitizer and linked with libFuzzer
 // (-DFUZZING): `idkiosk-fuzz TARGET [libFuzzer options] [CORPUS...]`. In a normal build it
@@ -101,6 +103,21 @@ func run(_ target: String, _ bytes: [UInt8]) {
         _ = try? reader.unprotect(response)
     case "atr":
         _ = try? ATR(bytes: bytes)
+    case "display-command":
+        // A text frame from a display (browser or Custom UI) as the display server decodes
+        // it; a command it accepts must survive its own encoding unchanged.
+        guard let input = try? DisplayInput(json: bytes) else { return }
+        let encoded = try? JSONEncoder().encode(input)
+        let again = encoded.flatMap { try? DisplayInput(json: $0) }
+        precondition(again == input, "display-command: \(input) does not decode from its own JSON")
+    case "config":
+        // The station's configuration file as `idkiosk` loads it (Yams, then every key
+        // checked), and its error as a technician reads it.
+        do throws(ConfigurationError) {
+            _ = try Configuration.parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+        } catch {
+            _ = error.description
+        }
     default:
         FileHandle.standardError.write(Data("idkiosk-fuzz: unknown target \(target); one of \(Fuzz.targets.joined(separator: ", "))\n".utf8))
         exit(64)
@@ -108,7 +125,10 @@ func run(_ target: String, _ bytes: [UInt8]) {
 }
 
 enum Fuzz {
-    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
+    static let targets = [
+        "png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr",
+        "display-command", "config",
+    ]
     nonisolated(unsafe) static var target = ""
     nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
     /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.
