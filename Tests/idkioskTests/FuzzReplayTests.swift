@@ -7,23 +7,54 @@ import Testing
 @Suite struct FuzzReplayTests {
     static let binary = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().appendingPathComponent("idkiosk-fuzz").path
 
-    @Test(arguments: ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "tlv", "lds", "sod", "sm", "atr"])
+    @Test(arguments: [
+        "png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "tlv", "lds", "sod", "sm", "atr", "display-command", "config",
+    ])
     func everyTargetTakesHostileBytes(target: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-fuzz-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         let noise = (0..<70_000).map { _ -> UInt8 in
             random = random &* 6364136223846793005 &+ 1442695040888963407
             return UInt8(truncatingIfNeeded: random >> 56)
         }
-        let inputs: [[UInt8]] = [
+        try replay(target, [
             [], [0xFF], noise,
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(noise.prefix(100)),  // a PNG signature, then garbage
             [0xFF, 0xD8, 0xFF, 0xE0] + Array(noise.prefix(300)) + [0xFF, 0xD9],  // a JPEG frame of garbage
             Array("YUV4MPEG2 W99999999 H-1 F0:0\n".utf8),
             Array("P<UTO<<<<".utf8), [255, 255] + Array(noise.prefix(65_536)),
-        ]
+        ])
+    }
+
+    /// What a display (over the WebSocket) or a technician's file might hold on purpose:
+    /// nesting far deeper than any command or configuration, numbers out of range, a
+    /// reference one character too long, aliases of aliases, tags, bytes that are no UTF-8.
+    @Test func theDisplayAndConfigurationTargetsTakeHostileText() throws {
+        try replay("display-command", [
+            String(repeating: "[", count: 100_000), String(repeating: "{\"a\":", count: 100_000),
+            #"{"version":3,"type":"setConfiguration","country":"AUT","document":"# + String(repeating: "[", count: 100_000),
+            #"{"version": 1e400, "type": "confirm"}"#, #"{"version": 3.0, "type": "confirm"}"#,
+            #"{"version": 9223372036854775808, "type": "confirm"}"#,
+            #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": ""# + String(repeating: "x", count: 101) + "\"}",
+            #"{"version": 3, "type": "enterChipKey", "documentNumber": "\u00df", "dateOfBirth": "740812", "dateOfExpiry": "120415"}"#,
+        ].map { Array($0.utf8) })
+        let aliases = "a: &a [x, x, x, x, x, x, x, x, x]\n" + (1..<10).map { level in
+            let (name, previous) = (String(UnicodeScalar(97 + level)!), String(UnicodeScalar(96 + level)!))
+            return "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]\n"
+        }.joined()
+        try replay("config", [
+            Array(("journey: " + String(repeating: "[", count: 100_000)).utf8),
+            Array((0..<3_000).map { String(repeating: " ", count: $0) + "a:\n" }.joined().utf8),
+            Array(aliases.utf8), Array("station: !!binary AAAA\nlog: {level: !!int 5}\n? [a, b]\n: c\n".utf8),
+            [0xFF, 0xFE, 0x00] + Array("station:\n  name: \u{0}\n".utf8),
+        ])
+    }
+
+    /// Runs `idkiosk-fuzz TARGET` (a normal build: one run of each input) and expects every
+    /// input to run.
+    private func replay(_ target: String, _ inputs: [[UInt8]]) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-fuzz-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         var paths: [String] = []
         for (index, bytes) in inputs.enumerated() {
             let path = "\(folder)/\(index)"
