@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `make fuzz`: libFuzzer on the parsers and analysis entry points that take bytes from
-# outside (Fuzz/idkiosk-fuzz). Built with coverage and AddressSanitizer in .build/fuzz;
+# outside (Fuzz/idkiosk-fuzz; the display's commands and the configuration in
+# Fuzz/idkiosk-fuzz-station). Built with coverage and AddressSanitizer in .build/fuzz;
 # each target runs FUZZ_RUNS executions (default 10^6) from a corpus in .cache/fuzz/TARGET,
 # seeded from the generated vision data and the repository's own examples (docs, deploy/),
 # or until FUZZ_SECONDS (default 600; a cap for the targets too slow for 10^6, see
 # docs/fuzzing.md). Prints each target's executions, executions a second, coverage
 # (libFuzzer's final cov: and ft:) and time, then a table of all. A crash leaves its input
-# in .cache/fuzz/crashes/ and fails the run; `idkiosk-fuzz TARGET FILE` (a normal build)
-# replays it. `make test` runs this as a smoke with FUZZ_SECONDS=3.
+# in .cache/fuzz/crashes/ and fails the run; `idkiosk-fuzz[-station] TARGET FILE`
+# (a normal build) replays it. `make test` runs this as a smoke with FUZZ_SECONDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${FUZZ_RUNS:-1000000}
@@ -17,13 +18,14 @@ runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
 [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
 make --no-print-directory vision-data vision-models face-data >/dev/null
-echo "==> building idkiosk-fuzz with coverage and AddressSanitizer (.build/fuzz)"
+echo "==> building idkiosk-fuzz and idkiosk-fuzz-station with coverage and AddressSanitizer (.build/fuzz)"
 build_start=$(date +%s)
-swift build --build-path .build/fuzz --product idkiosk-fuzz \
-    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
-    -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
+for product in idkiosk-fuzz idkiosk-fuzz-station; do
+    swift build --build-path .build/fuzz --product "$product" \
+        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
+        -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
+done
 echo "==> built in $(( $(date +%s) - build_start )) s"
-bin=.build/fuzz/debug/idkiosk-fuzz
 mkdir -p .cache/fuzz/crashes
 seed() { # seed TARGET FILE...: copies the first files given into the target's corpus once
     local dir=.cache/fuzz/$1; shift
@@ -123,6 +125,8 @@ for target in $targets; do
     echo "==> $target: $runs executions or ${seconds} s"
     start=$(date +%s)
     log=.cache/fuzz/$target.log
+    bin=.build/fuzz/debug/idkiosk-fuzz
+    case $target in display-command | config) bin=.build/fuzz/debug/idkiosk-fuzz-station ;; esac
     crash=none
     if ! IDKIOSK_MODELS=.cache/models "$bin" "$target" -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
         -artifact_prefix=.cache/fuzz/crashes/"$target"- .cache/fuzz/"$target" > "$log" 2>&1; then

@@ -2,10 +2,14 @@ import Foundation
 import KioskTestKit
 import Testing
 
-/// `idkiosk-fuzz` in a normal build replays inputs (what `make fuzz` finds is kept as a
-/// regression input this way): every target takes hostile bytes without a crash.
+/// `idkiosk-fuzz` and `idkiosk-fuzz-station` in a normal build replay inputs (what `make fuzz`
+/// finds is kept as a regression input this way): every target takes hostile bytes without a crash.
 @Suite struct FuzzReplayTests {
-    static let binary = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().appendingPathComponent("idkiosk-fuzz").path
+    /// idkiosk-fuzz, or idkiosk-fuzz-station for the station's targets.
+    static func binary(for target: String) -> String {
+        let name = ["display-command", "config"].contains(target) ? "idkiosk-fuzz-station" : "idkiosk-fuzz"
+        return URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().appendingPathComponent(name).path
+    }
 
     @Test(arguments: [
         "png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "tlv", "lds", "sod", "sm", "atr", "display-command", "config",
@@ -61,12 +65,13 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
-        let run = runCapturing(Self.binary, [target] + paths, extraEnvironment: ["IDKIOSK_MODELS": VisionCrops.models])
+        let run = runCapturing(Self.binary(for: target), [target] + paths, extraEnvironment: ["IDKIOSK_MODELS": VisionCrops.models])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\(target): \(inputs.count) input(s) ran"))
     }
 
     @Test func anUnknownTargetIsAUsageError() {
-        #expect(runCapturing(Self.binary, ["gif"]).status == 64)
+        #expect(runCapturing(Self.binary(for: "gif"), ["gif"]).status == 64)
+        #expect(runCapturing(Self.binary(for: "config"), ["png"]).status == 64)
     }
 }
