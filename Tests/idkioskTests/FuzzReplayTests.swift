@@ -26,8 +26,27 @@ import Testing
             [0xFF, 0xD8, 0xFF, 0xE0] + Array(noise.prefix(300)) + [0xFF, 0xD9],  // a JPEG frame of garbage
             Array("YUV4MPEG2 W99999999 H-1 F0:0\n".utf8),
             Array("P<UTO<<<<".utf8), [255, 255] + Array(noise.prefix(65_536)),
+            Self.jpegOfAHugeDeclaredSize,
         ])
     }
+
+    /// Found by `make fuzz` (jpeg): 944 bytes whose frame header declares 28276 x 21833;
+    /// decoding took two minutes and 620 MB until `JPEGCodec.maximumPixels` (JPEGTests).
+    static let jpegOfAHugeDeclaredSize = [UInt8](Data(base64Encoded: """
+        /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYn
+        KSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgo
+        KCgoKCgoKCj/wAARCFVJbnQDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUF
+        BAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVW
+        V1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi
+        4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAEC
+        AxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVm
+        Z2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq
+        8vP09fb3+Pn6/9oADAMBAAIRAxEAPwDwqIHHvViM5HzdahTirC4PJoAsWsXnTxxj+JgK3hczNqUaQyxLbhzE0TL8xI7g/wCeKz9D
+        8pbvzJWUbVO0E4yTXRLHCWV8bWxgEj+tITIzicGNlzznHbFU5dItpQ2VKNn+Dj9K0lgCDKHI7EdqGxDCzOeFyxNTrck46/t1t7h4
+        Q+4L3xiqY+Qn0qzK5lld2+8xLGoJVP4VZZWRskVZXqPSqicdKnQtQBZU447Vat55oXUQyMm444PH5VSQ4NSox3rjk5FDBHQrcT7f
+        nkGfVRjNQX1+BZTWzMxlbGM/3e/NJv4rP1FSWEnbGDWMW76m04pR0KZYjtUMhJqd0ZYt5Ix6VXLDvWydzJqxTiJqyDzRRQIcSasW
+        BzMM9qKKUthx3NTcaY/zAg8g0UVznQZ18xMqJ/CBnFUmPJooreOxhPc//9k=
+        """, options: .ignoreUnknownCharacters)!)
 
     /// What a display (over the WebSocket) or a technician's file might hold on purpose:
     /// nesting far deeper than any command or configuration, numbers out of range, a
