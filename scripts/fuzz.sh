@@ -6,9 +6,10 @@
 # seeded from the generated vision data and the repository's own examples (docs, deploy/),
 # or until FUZZ_SECONDS (default 600; a cap for the targets too slow for 10^6, see
 # docs/fuzzing.md). Prints each target's executions, executions a second, coverage
-# (libFuzzer's final cov: and ft:) and time, then a table of all. A crash leaves its input
-# in .cache/fuzz/crashes/ and fails the run; `idkiosk-fuzz[-station] TARGET FILE`
-# (a normal build) replays it. `make test` runs this as a smoke with FUZZ_SECONDS=3.
+# (libFuzzer's final cov: and ft:) and time, then a table of all. A crash, or an input that
+# takes over 60 s, leaves its input in .cache/fuzz/crashes/ and fails the run;
+# `idkiosk-fuzz[-station] TARGET FILE` (a normal build) replays it. `make test` runs this
+# as a smoke with FUZZ_SECONDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${FUZZ_RUNS:-1000000}
@@ -130,7 +131,7 @@ for target in $targets; do
     bin=.build/fuzz/debug/idkiosk-fuzz
     case $target in display-command | config) bin=.build/fuzz/debug/idkiosk-fuzz-station ;; esac
     crash=none
-    if ! IDKIOSK_MODELS=.cache/models "$bin" "$target" -runs="$runs" -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
+    if ! IDKIOSK_MODELS=.cache/models "$bin" "$target" -runs="$runs" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
         -artifact_prefix=.cache/fuzz/crashes/"$target"- .cache/fuzz/"$target" > "$log" 2>&1; then
         echo "FAILED: see $log and .cache/fuzz/crashes/"
         tail -20 "$log"
