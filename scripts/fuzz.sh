@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # `make fuzz`: libFuzzer on the parsers and analysis entry points that take bytes from
-# outside (Fuzz/idkiosk-fuzz). Built with coverage and AddressSanitizer in .build/fuzz;
-# each target runs FUZZ_SECONDS (default 30) from a corpus in .cache/fuzz/TARGET, seeded
-# from the generated vision data where it helps. A crash leaves its input in
-# .cache/fuzz/crashes/ and fails the run; `idkiosk-fuzz TARGET FILE` (a normal build)
-# replays it.
+# outside (Fuzz/idkiosk-fuzz; the display's commands and the configuration in
+# Fuzz/idkiosk-fuzz-station). Built with coverage and AddressSanitizer in .build/fuzz;
+# each target runs FUZZ_RUNS executions (default 10^6) from a corpus in .cache/fuzz/TARGET,
+# seeded from the generated vision data and the repository's own examples (docs, deploy/),
+# or until FUZZ_SECONDS (default 600; a cap for the targets too slow for 10^6, see
+# docs/fuzzing.md). Prints each target's executions, executions a second, coverage
+# (libFuzzer's final cov: and ft:) and time, then a table of all. A crash, or an input that
+# takes over 60 s, leaves its input in .cache/fuzz/crashes/ and fails the run;
+# `idkiosk-fuzz[-station] TARGET FILE` (a normal build) replays it. `make test` runs this
+# as a smoke with FUZZ_SECONDS=3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-30}
-targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader face dg2 tlv lds sod sm atr"}
+runs=${FUZZ_RUNS:-1000000}
+seconds=${FUZZ_SECONDS:-600}
+targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader face dg2 tlv lds sod sm atr display-command config"}
 runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
 [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
 make --no-print-directory vision-data vision-models face-data >/dev/null
-echo "==> building idkiosk-fuzz with coverage and AddressSanitizer (.build/fuzz)"
-swift build --build-path .build/fuzz --product idkiosk-fuzz \
-    -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
-    -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
-bin=.build/fuzz/debug/idkiosk-fuzz
+echo "==> building idkiosk-fuzz and idkiosk-fuzz-station with coverage and AddressSanitizer (.build/fuzz)"
+build_start=$(date +%s)
+# No index store and line tables only: nothing here reads the index, an ASan report needs
+# only lines, and the build takes about half as long (docs/fuzzing.md).
+for product in idkiosk-fuzz idkiosk-fuzz-station; do
+    swift build --build-path .build/fuzz --product "$product" --disable-index-store -Xswiftc -gline-tables-only \
+        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
+        -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
+done
+echo "==> built in $(( $(date +%s) - build_start )) s"
 mkdir -p .cache/fuzz/crashes
 seed() { # seed TARGET FILE...: copies the first files given into the target's corpus once
     local dir=.cache/fuzz/$1; shift
@@ -77,18 +88,63 @@ seed tlv /tmp/idkiosk-seed-dg2.bin
 printf '\x3b\x8a\x80\x01\x80\x31\xf8\x73\xf7\x41\x80\x82\x90\x00\x5d' > /tmp/idkiosk-seed.atr && seed atr /tmp/idkiosk-seed.atr
 printf '\x81\x87\x11\x01\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd\xee\xff\x99\x02\x90\x00' > /tmp/idkiosk-seed-sm.bin && seed sm /tmp/idkiosk-seed-sm.bin
 printf '\x30\x03\x02\x01\x00' > /tmp/idkiosk-seed-sod.bin && seed sod /tmp/idkiosk-seed-sod.bin
+# The display's commands: every JSON example of docs/events.md and docs/integrators.md
+# (messages too: the server refuses them as commands), and each command of
+# docs/events.schema.json that needs no more than its type.
+mkdir -p /tmp/idkiosk-seed-display && rm -f /tmp/idkiosk-seed-display/*
+/usr/bin/python3 - <<'PY'
+import json, re
+examples = re.findall(r"```json\n(.*?)```", open("docs/events.md").read(), re.S)
+examples += re.findall(r"^\u2190 (\{.*\})$", open("docs/integrators.md").read(), re.M)
+schema = json.load(open("docs/events.schema.json"))
+for command in schema["$defs"]["command"]["oneOf"]:
+    if command.get("required") == ["version", "type"]:
+        examples.append(json.dumps({"version": 3, "type": command["properties"]["type"]["const"]}))
+for i, text in enumerate(examples):
+    json.loads(text)
+    open("/tmp/idkiosk-seed-display/%03d.json" % i, "w").write(text.strip())
+PY
+seed display-command /tmp/idkiosk-seed-display/*.json
+# The configuration: deploy/idkiosk.yaml whole, without its comments, each of its sections
+# alone, and flow style with an anchor and an alias.
+mkdir -p /tmp/idkiosk-seed-config && rm -f /tmp/idkiosk-seed-config/*
+/usr/bin/python3 - <<'PY'
+import re
+text = open("deploy/idkiosk.yaml").read()
+bare = "\n".join(line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")) + "\n"
+open("/tmp/idkiosk-seed-config/idkiosk.yaml", "w").write(text)
+open("/tmp/idkiosk-seed-config/bare.yaml", "w").write(bare)
+for section in re.split(r"\n(?=[a-z])", bare.strip()):
+    open("/tmp/idkiosk-seed-config/%s.yaml" % section.split(":")[0], "w").write(section + "\n")
+open("/tmp/idkiosk-seed-config/flow.yaml", "w").write(
+    "journey: {workflow: authentication, start: [reference]}\ndisplay: &d {host: 127.0.0.1, port: 8400}\nstatus: *d\n")
+PY
+seed config /tmp/idkiosk-seed-config/*.yaml
+
+# One line a target, and the table of all at the end: libFuzzer's final figures.
+table="| target | executions | exec/s | coverage (cov / ft) | time | crash |"$'\n'"| --- | ---: | ---: | --- | ---: | --- |"
 status=0
 for target in $targets; do
-    echo "==> $target, ${seconds} s"
+    echo "==> $target: $runs executions or ${seconds} s"
     start=$(date +%s)
-    if IDKIOSK_MODELS=.cache/models "$bin" "$target" -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1 \
-        -artifact_prefix=.cache/fuzz/crashes/"$target"- .cache/fuzz/"$target" > .cache/fuzz/"$target".log 2>&1; then
-        grep -E "^stat::number_of_executed_units|^Done" .cache/fuzz/"$target".log | tr '\n' ' '
-        echo "($(( $(date +%s) - start )) s)"
-    else
-        echo "FAILED: see .cache/fuzz/$target.log and .cache/fuzz/crashes/"
-        tail -20 .cache/fuzz/"$target".log
+    log=.cache/fuzz/$target.log
+    bin=.build/fuzz/debug/idkiosk-fuzz
+    case $target in display-command | config) bin=.build/fuzz/debug/idkiosk-fuzz-station ;; esac
+    crash=none
+    if ! IDKIOSK_MODELS=.cache/models "$bin" "$target" -runs="$runs" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 \
+        -artifact_prefix=.cache/fuzz/crashes/"$target"- .cache/fuzz/"$target" > "$log" 2>&1; then
+        echo "FAILED: see $log and .cache/fuzz/crashes/"
+        tail -20 "$log"
+        crash=$(sed -n 's/.*Test unit written to //p' "$log" | head -1)
+        crash=${crash:-yes}
         status=1
     fi
+    elapsed=$(( $(date +%s) - start ))
+    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    coverage=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 | sed -E 's/cov: ([0-9]+) ft: ([0-9]+)/\1 \/ \2/')
+    echo "    ${executions:-?} executions, ${speed:-?} exec/s, coverage ${coverage:-?} (cov / ft), ${elapsed} s"
+    table+=$'\n'"| $target | ${executions:-?} | ${speed:-?} | ${coverage:-?} | ${elapsed} s | $crash |"
 done
+echo "$table"
 exit "$status"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make test`: set up, build once, start the real PC/SC stack and a private PostgreSQL,
-# run every test.
+# run every test, then a short smoke of every fuzz target.
 # Prints how long each stage takes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +60,12 @@ rig_status=0
 make --no-print-directory rig-test || rig_status=$?
 stage_end "rig tests"
 [ "$status" -ne 0 ] || status=$rig_status
+
+stage "fuzz smoke (make fuzz's AddressSanitizer build in .build/fuzz, then every target for 3 s; a crash fails)"
+fuzz_status=0
+FUZZ_SECONDS=3 run_filtered scripts/fuzz.sh || fuzz_status=$?
+stage_end "fuzz smoke"
+[ "$status" -ne 0 ] || status=$fuzz_status
 
 echo "==> make test total $(( $(date +%s) - total_start )) s"
 exit "$status"

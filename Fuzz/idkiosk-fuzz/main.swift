@@ -1,17 +1,16 @@
 import APDU
 import Camera
 import Foundation
+import FuzzDriver
 import Imaging
 import MRTD
 import Vision
 
 // idkiosk-fuzz: the parsers and analysis entry points that take bytes from outside (a
-// camera, a file, a chip), one input at a time.
+// camera, a file, a chip), one input at a time; idkiosk-fuzz-station has the station's.
 //
-// Built by `make fuzz` with coverage and AddressSanitizer and linked with libFuzzer
-// (-DFUZZING): `idkiosk-fuzz TARGET [libFuzzer options] [CORPUS...]`. In a normal build it
-// replays files instead: `idkiosk-fuzz TARGET FILE...` runs each file once (a crash found
-// by the fuzzer, kept as a regression input).
+// `idkiosk-fuzz TARGET [libFuzzer options] [CORPUS...]`, or `idkiosk-fuzz TARGET FILE...` in a
+// normal build (FuzzDriver).
 
 /// One input to one target; never throws or traps on bad input (errors are values).
 func run(_ target: String, _ bytes: [UInt8]) {
@@ -102,14 +101,12 @@ func run(_ target: String, _ bytes: [UInt8]) {
     case "atr":
         _ = try? ATR(bytes: bytes)
     default:
-        FileHandle.standardError.write(Data("idkiosk-fuzz: unknown target \(target); one of \(Fuzz.targets.joined(separator: ", "))\n".utf8))
-        exit(64)
+        break  // FuzzDriver.main takes only the targets of Fuzz.targets
     }
 }
 
 enum Fuzz {
     static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
-    nonisolated(unsafe) static var target = ""
     nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
     /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.
     nonisolated(unsafe) static var reader: MRZReader? = (try? MRZModel(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
@@ -119,37 +116,4 @@ enum Fuzz {
         models: try? FaceModels(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
 }
 
-var arguments = CommandLine.arguments
-guard arguments.count >= 2, Fuzz.targets.contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: idkiosk-fuzz TARGET [FILE... | libFuzzer options]; TARGET: \(Fuzz.targets.joined(separator: ", "))\n".utf8))
-    exit(64)
-}
-Fuzz.target = arguments.remove(at: 1)
-
-#if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-var argc = CInt(arguments.count)
-var cStrings: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-let status = cStrings.withUnsafeMutableBufferPointer { buffer -> CInt in
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = buffer.baseAddress
-    return runDriver(&argc, &argv) { data, size in
-        run(Fuzz.target, data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-        return 0
-    }
-}
-exit(status)
-#else
-for path in arguments.dropFirst() {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        FileHandle.standardError.write(Data("idkiosk-fuzz: cannot read \(path)\n".utf8))
-        exit(66)
-    }
-    run(Fuzz.target, [UInt8](data))
-}
-print("\(Fuzz.target): \(arguments.count - 1) input(s) ran")
-#endif
+FuzzDriver.main(name: "idkiosk-fuzz", targets: Fuzz.targets, run: run)

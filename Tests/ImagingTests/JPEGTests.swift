@@ -75,6 +75,32 @@ struct JPEGTests {
         #expect(throws: ImagingError.self) { try codec.decodeRGB(Array(jpeg.prefix(40)), into: &image) }
     }
 
+    /// Found by `make fuzz` (docs/fuzzing.md): a 944-byte JPEG whose frame header declared
+    /// 28276 x 21833 was "decoded" as grey in two minutes and 620 MB. A header above
+    /// `maximumPixels` is refused before anything is allocated; one at it still decodes.
+    @Test func anImageAboveTheLargestIsRefusedByItsHeader() throws {
+        let codec = JPEGCodec()
+        let card = try codec.encode(Self.card(), quality: 80)
+        let huge = Self.declaring(width: 28276, height: 21833, card)
+        var rgb = RGBImage(), luma = LumaImage()
+        let error = #expect(throws: ImagingError.self) { try codec.decodeLuma(huge, into: &luma) }
+        #expect(error?.kind == .unsupportedFormat)
+        #expect(throws: ImagingError.self) { try codec.decodeRGB(huge, into: &rgb) }
+        #expect(luma.pixels.isEmpty && rgb.pixels.isEmpty)
+        #expect(try codec.size(of: huge) == (28276, 21833))
+        try codec.decodeLuma(Self.declaring(width: 4096, height: 4096, card), into: &luma)
+        #expect(luma.width * luma.height == JPEGCodec.maximumPixels)
+    }
+
+    /// `jpeg` with its baseline frame header (SOF0) declaring another size.
+    static func declaring(width: Int, height: Int, _ jpeg: [UInt8]) -> [UInt8] {
+        var bytes = jpeg
+        guard let sof = (0..<bytes.count - 1).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }) else { return bytes }
+        // FF C0, length (2), precision (1), then height and width (2 each, big-endian).
+        bytes.replaceSubrange(sof + 5...sof + 8, with: [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF)])
+        return bytes
+    }
+
     /// One corrupt frame in a stream: the next good frames decode with the same codec (the
     /// camera's codec lives as long as the capture). TurboJPEG 2.1 left the handle failing
     /// every frame after it with the first error.

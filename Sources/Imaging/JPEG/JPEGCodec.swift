@@ -42,14 +42,33 @@ public final class JPEGCodec {
         }
     }
 
+    /// The largest image decoded, as for JPEG 2000: above any camera frame (3840 x 2160 at
+    /// most) and far above a chip's portrait. A hostile header bounded only by the format (a
+    /// 944-byte file declared 28276 x 21833, which libjpeg-turbo "decoded" as grey in two
+    /// minutes and 620 MB in a debug build) asks for no more memory and time than this.
+    public static let maximumPixels = 4096 * 4096
+
+    /// The size of an image this codec decodes.
+    /// - Throws: ``ImagingError`` `.codec` without a header, `.unsupportedFormat` above ``maximumPixels``.
+    private func boundedHeader(_ h: tjhandle, _ jpeg: [UInt8]) throws(ImagingError) -> (width: Int, height: Int, subsampling: Int32) {
+        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+        guard header.width * header.height <= Self.maximumPixels else {
+            throw ImagingError(
+                kind: .unsupportedFormat, call: "tjDecompressHeader3",
+                message: "JPEG image of \(header.width)x\(header.height) is above \(Self.maximumPixels) pixels")
+        }
+        return header
+    }
+
     /// Decodes a JPEG image to 8-bit luma in `image` (reusing its storage).
+    /// - Throws: ``ImagingError``; `.unsupportedFormat` for an image above ``maximumPixels``.
     public func decodeLuma(_ jpeg: [UInt8], into image: inout LumaImage) throws(ImagingError) {
         try decoding { () throws(ImagingError) in try decodeLumaOnce(jpeg, into: &image) }
     }
 
     private func decodeLumaOnce(_ jpeg: [UInt8], into image: inout LumaImage) throws(ImagingError) {
         let h = try decoder()
-        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+        let header = try boundedHeader(h, jpeg)
         image.resize(width: header.width, height: header.height)
         let flags = fastDecode ? cturbojpeg_flags_fast() : cturbojpeg_flags_accurate()
         try jpeg.withUnsafeBytes { src in
@@ -60,13 +79,14 @@ public final class JPEGCodec {
     }
 
     /// Decodes a JPEG image to RGB in `image` (reusing its storage).
+    /// - Throws: ``ImagingError``; `.unsupportedFormat` for an image above ``maximumPixels``.
     public func decodeRGB(_ jpeg: [UInt8], into image: inout RGBImage) throws(ImagingError) {
         try decoding { () throws(ImagingError) in try decodeRGBOnce(jpeg, into: &image) }
     }
 
     private func decodeRGBOnce(_ jpeg: [UInt8], into image: inout RGBImage) throws(ImagingError) {
         let h = try decoder()
-        let header = try jpeg.withUnsafeBytes { TurboJPEG.header(h, $0) }.get()
+        let header = try boundedHeader(h, jpeg)
         image.resize(width: header.width, height: header.height)
         let flags = fastDecode ? cturbojpeg_flags_fast() : cturbojpeg_flags_accurate()
         try jpeg.withUnsafeBytes { src in
