@@ -39,7 +39,7 @@ struct LivenessCaptureTests {
     /// Runs a faceLiveness capture of `presentation` until the face image is kept; with
     /// `portrait`, the chip portrait of that person (scripts/face-data's DG2 image).
     func run(_ presentation: String, line: SimulatedLine, portrait: String? = nil) async throws -> Events {
-        let (folder, flash, capture) = try Self.station(presentation, line: line)
+        let (folder, _, capture) = try Self.station(presentation, line: line)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let events = Events()
         let chip = try portrait.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: try #require(FaceData()).station + "/\($0)-dg2.jpg"))) }
@@ -113,7 +113,7 @@ struct LivenessCaptureTests {
     @Test("cancelled mid-challenge (the person walked away, the journey timed out): the LED is off, no face image is kept")
     func cancelledMidChallenge() async throws {
         let line = SimulatedLine()
-        let (folder, flash, capture) = try Self.station("genuine", line: line)
+        let (folder, _, capture) = try Self.station("genuine", line: line)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let events = Events()
         let task = Task {
