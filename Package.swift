@@ -57,7 +57,9 @@ let package = Package(
             pkgConfig: "libpcsclite",
             providers: [.apt(["libpcsclite-dev"])]
         ),
-        .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "COpenSSL", exclude: ["shared.h"], linkerSettings: [.linkedLibrary("crypto")]),
+        // The issuer's and the chip's libcrypto calls, for test documents: VirtualPassport only.
+        .target(name: "COpenSSLIssuer", dependencies: ["COpenSSL"], linkerSettings: [.linkedLibrary("crypto")]),
         // OpenPACE (Debian's libeac): the chip side of PACE, CA and secure messaging for the
         // independent test chip (OpenPACEChip); only tests link it.
         .target(name: "COpenPACE", linkerSettings: [.linkedLibrary("eac"), .linkedLibrary("crypto")]),
@@ -138,7 +140,7 @@ let package = Package(
         .target(name: "OpenPACEChip", dependencies: ["APDU", "COpenPACE", "VirtualCard"], swiftSettings: strict),
         .target(
             name: "VirtualPassport",
-            dependencies: ["APDU", "MRTD", "VirtualCard", "Imaging"],
+            dependencies: ["APDU", "MRTD", "VirtualCard", "Imaging", "COpenSSLIssuer"],
             swiftSettings: strict
         ),
 
@@ -275,7 +277,7 @@ let package = Package(
         .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver", swiftSettings: strict),
         .executableTarget(
             name: "idkiosk-fuzz",
-            dependencies: ["FuzzDriver", "APDU", "Camera", "Imaging", "MRTD", "Vision"],
+            dependencies: ["FuzzDriver", "APDU", "Camera", "Imaging", "MRTD", "Vision", "VirtualPassport"],
             path: "Fuzz/idkiosk-fuzz",
             swiftSettings: strict
         ),

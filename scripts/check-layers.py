@@ -7,7 +7,8 @@ Reads the package as SwiftPM describes it (`swift package describe --type json`)
 - Imaging or Vision imports or depends on a device, network or flow module;
 - ReferenceBackend or VirtualPassport depends on Camera;
 - MRTD depends on more than APDU, COpenSSL and swift-log;
-- a target other than a test depends on OpenPACE (COpenPACE, OpenPACEChip);
+- a target other than a test depends on OpenPACE (COpenPACE, OpenPACEChip), or one other
+  than VirtualPassport on COpenSSLIssuer;
 - a target declares a dependency it never imports, or imports a module of the package it
   does not declare.
 Prints one line per rule checked; exits 1 on a violation.
@@ -91,6 +92,11 @@ for name, target in targets.items():
     linked = dependencies(name) & {"COpenPACE", "OpenPACEChip"}
     if linked:
         violations.append(f"{name} depends on {', '.join(sorted(linked))}, which only tests may link")
+
+checks.append("only VirtualPassport links COpenSSLIssuer (the code that makes test documents)")
+for name in targets:
+    if name != "VirtualPassport" and "COpenSSLIssuer" in dependencies(name):
+        violations.append(f"{name} depends on COpenSSLIssuer; only VirtualPassport may")
 
 checks.append("every declared dependency is imported, and every imported module of the package declared")
 for name, target in targets.items():

@@ -5,6 +5,7 @@ import FuzzDriver
 import Imaging
 import MRTD
 import Vision
+import VirtualPassport
 
 // idkiosk-fuzz: the parsers and analysis entry points that take bytes from outside (a
 // camera, a file, a chip), one input at a time; idkiosk-fuzz-station has the station's.

@@ -67,11 +67,11 @@ public struct MRTDError: Error, Sendable, CustomStringConvertible {
 }
 
 extension MRTDError {
-    static func crypto(_ error: OpenSSLError) -> MRTDError {
+    package static func crypto(_ error: OpenSSLError) -> MRTDError {
         MRTDError(code: .cryptoFailure, message: "a cryptographic operation failed", cause: error)
     }
 
-    static func transport(_ error: any Error, during step: String) -> MRTDError {
+    package static func transport(_ error: any Error, during step: String) -> MRTDError {
         MRTDError(code: .transportFailure, message: "the card could not be reached during \(step)", cause: error)
     }
 }

@@ -4,6 +4,7 @@ import KioskTestKit
 import MRTD
 import ReferenceBackend
 import Testing
+import VirtualPassport
 
 /// The Authentication of seed 004 at the reference backend: a face against the face of an
 /// enrollment (a verification of the same client that PASSED), SUCCESS as PASSED and FAILED

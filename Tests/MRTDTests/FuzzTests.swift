@@ -1,6 +1,7 @@
 import APDU
 @testable import MRTD
 import Testing
+import VirtualPassport
 
 /// Seeded random inputs: the parsers must answer every one with a value or a typed
 /// error, never a trap, and what they accept must be self-consistent.

@@ -1,6 +1,7 @@
 import APDU
 @testable import MRTD
 import Testing
+import VirtualPassport
 
 /// LDS parsing: the EF.COM of Doc 9303 Part 11 Appendix D.4, and files built with the
 /// encoders (whose shapes follow Doc 9303 Part 10) parsed back, plus malformed inputs.

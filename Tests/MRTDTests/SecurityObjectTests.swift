@@ -1,6 +1,7 @@
 import APDU
 @testable import MRTD
 import Testing
+import VirtualPassport
 
 /// EF.SOD parsing: a SignedData built to RFC 5652 with the Doc 9303 Part 10 content, in
 /// DER and in BER with indefinite lengths and a segmented OCTET STRING.

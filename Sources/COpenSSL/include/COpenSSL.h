@@ -119,45 +119,6 @@ enum {
     COPENSSL_KEY_EC_P256 = 2,
 };
 
-/// Generates a key pair and writes its private key as PKCS #8 DER (i2d_PrivateKey) and its
-/// public key as SubjectPublicKeyInfo DER (i2d_PUBKEY). Returns 1, 0 on failure, -1 when
-/// a buffer is too small.
-int COpenSSL_generate_key(int kind, uint8_t *private_out, size_t private_cap, size_t *private_len,
-                          uint8_t *public_out, size_t public_cap, size_t *public_len);
-
-/// Issues an X.509 v3 certificate (test documents only): subject C and CN, serial, validity
-/// in seconds since 1970, basicConstraints CA when `is_ca`, signed with SHA-256 by
-/// `issuer_key` (PKCS #8 DER); self-signed when `issuer_cert` is NULL. Returns 1, 0 on
-/// failure, -1 for bad arguments or a small buffer.
-int COpenSSL_make_certificate(const char *country, const char *common_name, long serial,
-                              int64_t not_before, int64_t not_after, int is_ca,
-                              const uint8_t *subject_public, size_t subject_public_len,
-                              const uint8_t *issuer_cert, size_t issuer_cert_len,
-                              const uint8_t *issuer_key, size_t issuer_key_len,
-                              uint8_t *out, size_t out_cap, size_t *out_len);
-
-/// Issues a CRL (test documents only) by `issuer_cert` with `issuer_key`, revoking the
-/// certificates with `revoked_count` serial numbers, valid from `this_update` to
-/// `next_update` (seconds since 1970), signed with SHA-256. Returns 1, 0 on failure, -1 for
-/// bad arguments or a small buffer.
-int COpenSSL_make_crl(const uint8_t *issuer_cert, size_t issuer_cert_len,
-                      const uint8_t *issuer_key, size_t issuer_key_len,
-                      const long *revoked, size_t revoked_count, int64_t this_update, int64_t next_update,
-                      uint8_t *out, size_t out_cap, size_t *out_len);
-
-/// Signs `content` as CMS SignedData (CMS_sign with CMS_PARTIAL, CMS_add1_signer,
-/// CMS_set1_eContentType, CMS_final) with eContentType `econtent_oid` (dotted text),
-/// the signer's certificate included, signed attributes, digest `digest`. Writes the
-/// ContentInfo DER. Returns 1, 0 on failure, -1 for bad arguments or a small buffer.
-int COpenSSL_cms_sign(const uint8_t *content, size_t content_len, const char *econtent_oid,
-                      const uint8_t *cert, size_t cert_len, const uint8_t *key, size_t key_len,
-                      int digest, uint8_t *out, size_t out_cap, size_t *out_len);
-
-/// Signs `data` (EVP_DigestSign) with a PKCS #8 DER private key. For EC keys the signature
-/// is DER Ecdsa-Sig-Value. Returns 1, 0 on failure, -1 for bad arguments or a small buffer.
-int COpenSSL_sign(const uint8_t *key, size_t key_len, int digest, int scheme,
-                  const uint8_t *data, size_t data_len, uint8_t *out, size_t out_cap, size_t *out_len);
-
 /// Describes a key: `is_rsa` 1 for RSA, 0 for EC; `bits` the modulus or field size
 /// (EVP_PKEY_get_base_id, EVP_PKEY_get_bits). Returns 1, or -1 when the key does not decode.
 int COpenSSL_key_info(int key_kind, const uint8_t *key, size_t key_len, int *is_rsa, int *bits);
@@ -189,13 +150,6 @@ int COpenSSL_ec_map_generic(int param_id, const uint8_t *s, size_t s_len,
 /// to the order's length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
 int COpenSSL_ec_random_scalar(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
 
-/// PACE Chip Authentication Mapping, chip side (test documents only): CA = `map_key` x
-/// `static_key`^-1 mod the group order (BN_mod_inverse, BN_mod_mul), padded to the order's
-/// length. Returns 1, 0 on failure, -1 for an unknown parameter ID.
-int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_len,
-                           const uint8_t *static_key, size_t static_key_len,
-                           uint8_t *out, size_t out_cap, size_t *out_len);
-
 /// The standardized domain parameter ID (8-18) of the curve with exactly these explicit
 /// parameters, as an ECParameters structure (RFC 3279) carries them: the prime p, the
 /// coefficients a and b, the generator as an uncompressed point and the order, all
@@ -204,12 +158,6 @@ int COpenSSL_ec_cam_scalar(int param_id, const uint8_t *map_key, size_t map_key_
 int COpenSSL_ec_param_id_matching(const uint8_t *p, size_t p_len, const uint8_t *a, size_t a_len,
                                   const uint8_t *b, size_t b_len, const uint8_t *g, size_t g_len,
                                   const uint8_t *n, size_t n_len);
-
-/// The curve of standardized domain parameter `param_id` as explicit DER ECParameters
-/// (EC_GROUP_set_asn1_flag(OPENSSL_EC_EXPLICIT_CURVE), i2d_ECPKParameters), as many issuing
-/// states encode it in DG14 (test documents). Returns 1, 0 on failure, -1 for an unknown ID
-/// or too little room.
-int COpenSSL_ec_explicit_parameters(int param_id, uint8_t *out, size_t out_cap, size_t *out_len);
 
 /// Bit length of the field prime of standardized domain parameter `param_id` (0-2: the
 /// RFC 5114 DH groups, 8-18: the curves; EC_GROUP_get_degree, BN_num_bits). -1 when unknown.

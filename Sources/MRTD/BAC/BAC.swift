@@ -32,14 +32,14 @@ public enum BAC {
 
     /// The basic access keys KEnc and KMAC: K_seed is the first 16 bytes of SHA-1 over
     /// the MRZ information, and each key comes from the §9.7.1 KDF with parity adjusted.
-    static func accessKeys(for key: MRZKey) throws(MRTDError) -> (seed: [UInt8], encryption: [UInt8], mac: [UInt8]) {
+    package static func accessKeys(for key: MRZKey) throws(MRTDError) -> (seed: [UInt8], encryption: [UInt8], mac: [UInt8]) {
         let seed = try value(LibCrypto.digest(.sha1, key.mrzInformation)).prefix(16)
         let encryption = try value(KeyDerivation.derive(from: Array(seed), purpose: .encryption, cipher: .tripleDES))
         let mac = try value(KeyDerivation.derive(from: Array(seed), purpose: .mac, cipher: .tripleDES))
         return (Array(seed), encryption, mac)
     }
 
-    static func authenticate(
+    package static func authenticate(
         key: MRZKey, over transport: any APDUTransport, terminalNonce: [UInt8], terminalKey: [UInt8]
     ) async throws(MRTDError) -> SecureMessaging {
         let keys = try accessKeys(for: key)

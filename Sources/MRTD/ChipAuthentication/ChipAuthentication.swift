@@ -22,7 +22,7 @@ public enum ChipAuthentication {
         public static let ecdh: OID = "0.4.0.127.0.7.2.2.3.2"
 
         /// Named curves by OID → standardized domain parameter ID (TR-03110 Part 3 Table 4).
-        static let curves: [OID: Int] = [
+        package static let curves: [OID: Int] = [
             "1.2.840.10045.3.1.1": 8, "1.3.36.3.3.2.8.1.1.3": 9, "1.3.132.0.33": 10, "1.3.36.3.3.2.8.1.1.5": 11,
             "1.2.840.10045.3.1.7": 12, "1.3.36.3.3.2.8.1.1.7": 13, "1.3.36.3.3.2.8.1.1.9": 14, "1.3.132.0.34": 15,
             "1.3.36.3.3.2.8.1.1.11": 16, "1.3.36.3.3.2.8.1.1.13": 17, "1.3.132.0.35": 18,
@@ -83,7 +83,7 @@ public enum ChipAuthentication {
 
         /// The curve and point of an id-ecPublicKey SubjectPublicKeyInfo: a named curve, or
         /// explicit ECParameters (RFC 3279) of a standardized curve.
-        static func namedCurveKey(_ spki: [UInt8]) -> (Int, [UInt8])? {
+        package static func namedCurveKey(_ spki: [UInt8]) -> (Int, [UInt8])? {
             guard let info = try? TLV.parse(spki), info.children.count == 2,
                 let algorithm = info.children.first, algorithm.children.count == 2,
                 let curveObject = algorithm.children.last,
@@ -103,7 +103,7 @@ public enum ChipAuthentication {
         /// p INTEGER }, curve SEQUENCE { a OCTET STRING, b OCTET STRING, seed BIT STRING
         /// OPTIONAL }, base OCTET STRING, order INTEGER, cofactor INTEGER OPTIONAL }: the
         /// standardized curve with these values, if any.
-        static func explicitCurve(_ parameters: TLV) -> Int? {
+        package static func explicitCurve(_ parameters: TLV) -> Int? {
             let items = parameters.children
             guard items.count >= 5, items[0].tag == 0x02, items[0].value == [0x01],
                 items[1].tag == 0x30, items[1].children.count == 2,
@@ -126,11 +126,11 @@ public enum ChipAuthentication {
         return try await authenticate(with: parameters, over: channel, transport: transport, privateKey: key)
     }
 
-    static func authenticate(
+    package static func authenticate(
         with parameters: Parameters, over channel: SecureChannel, transport: any APDUTransport, privateKey: [UInt8]
     ) async throws(MRTDError) -> SecureChannel {
         let publicKey = try value(LibCrypto.ecMultiply(parameterID: parameters.parameterID, scalar: privateKey, point: nil))
-        let keyReference = parameters.keyID.map { TLV.encode(tag: 0x84, value: integerBytes($0)) } ?? []
+        let keyReference = parameters.keyID.map { TLV.encode(tag: 0x84, value: DER.unsignedBytes($0)) } ?? []
         if parameters.cipher == .tripleDES {
             let answer = try await transmit(CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA6, data: TLV.encode(tag: 0x91, value: publicKey) + keyReference), over: channel)
             guard answer.status == .success else {
@@ -156,47 +156,13 @@ public enum ChipAuthentication {
     }
 
     /// The new session: KDF over the x-coordinate of the shared point, SSC zero.
-    static func sessionKeys(cipher: SecureMessagingCipher, secretPoint: [UInt8]) throws(MRTDError) -> SecureMessaging {
+    package static func sessionKeys(cipher: SecureMessagingCipher, secretPoint: [UInt8]) throws(MRTDError) -> SecureMessaging {
         let secret = PACE.xCoordinate(secretPoint)
         return try SecureMessaging(
             cipher: cipher,
             encryptionKey: value(KeyDerivation.derive(from: secret, purpose: .encryption, cipher: cipher)),
             macKey: value(KeyDerivation.derive(from: secret, purpose: .mac, cipher: cipher)),
             sendSequenceCounter: [UInt8](repeating: 0, count: cipher.blockSize))
-    }
-
-    /// A chip key for tests and the virtual passport: (private scalar, SubjectPublicKeyInfo DER).
-    package static func chipKey(parameterID: Int, curve: OID) throws(MRTDError) -> (privateKey: [UInt8], subjectPublicKeyInfo: [UInt8]) {
-        let scalar = try value(LibCrypto.ecRandomScalar(parameterID: parameterID))
-        let point = try value(LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: nil))
-        let spki = DER.sequence(DER.sequence(DER.oid(DataGroup15.ecPublicKey), DER.oid(curve)), DER.tlv(0x03, [0x00] + point))
-        return (scalar, spki)
-    }
-
-    /// A chip key whose SubjectPublicKeyInfo gives the curve as explicit ECParameters, as
-    /// many issuing states encode DG14 (test documents).
-    package static func chipKeyWithExplicitParameters(parameterID: Int) throws(MRTDError) -> (privateKey: [UInt8], subjectPublicKeyInfo: [UInt8]) {
-        let scalar = try value(LibCrypto.ecRandomScalar(parameterID: parameterID))
-        let point = try value(LibCrypto.ecMultiply(parameterID: parameterID, scalar: scalar, point: nil))
-        let parameters = try value(LibCrypto.ecExplicitParameters(parameterID: parameterID))
-        let algorithm = DER.sequence(DER.oid(DataGroup15.ecPublicKey), parameters)
-        return (scalar, DER.sequence(algorithm, DER.tlv(0x03, [0x00] + point)))
-    }
-
-    /// The chip's half: from the terminal's ephemeral key, the session that follows the answer.
-    package static func chipSession(cipher: SecureMessagingCipher, parameterID: Int, privateKey: [UInt8], terminalKey: [UInt8]) -> SecureMessaging? {
-        guard case .success(let point) = LibCrypto.ecMultiply(parameterID: parameterID, scalar: privateKey, point: terminalKey) else { return nil }
-        return try? sessionKeys(cipher: cipher, secretPoint: point)
-    }
-
-    private static func integerBytes(_ value: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var rest = value
-        repeat {
-            bytes.insert(UInt8(rest & 0xFF), at: 0)
-            rest >>= 8
-        } while rest > 0
-        return bytes
     }
 
     private static func transmit(_ command: CommandAPDU, over channel: SecureChannel) async throws(MRTDError) -> ResponseAPDU {
@@ -209,7 +175,7 @@ public enum ChipAuthentication {
         }
     }
 
-    private static func value<T>(_ result: Result<T, OpenSSLError>) throws(MRTDError) -> T {
+    package static func value<T>(_ result: Result<T, OpenSSLError>) throws(MRTDError) -> T {
         switch result {
         case .success(let value): return value
         case .failure(let error): throw .crypto(error)

@@ -1,7 +1,7 @@
 /// ISO/IEC 9797-1 padding method 2 and MAC algorithm 3 (the "retail MAC").
-enum ISO9797 {
+package enum ISO9797 {
     /// Appends `80` and then `00` bytes up to a multiple of `blockSize` (always adds at least one byte).
-    static func pad(_ data: [UInt8], blockSize: Int) -> [UInt8] {
+    package static func pad(_ data: [UInt8], blockSize: Int) -> [UInt8] {
         var out = data
         out.append(0x80)
         while out.count % blockSize != 0 { out.append(0x00) }
@@ -10,7 +10,7 @@ enum ISO9797 {
 
     /// Removes padding method 2; `nil` when the data does not end in `80 00…` or the
     /// padding is longer than a block.
-    static func unpad(_ data: [UInt8], blockSize: Int) -> [UInt8]? {
+    package static func unpad(_ data: [UInt8], blockSize: Int) -> [UInt8]? {
         var index = data.count - 1
         while index >= 0, data[index] == 0x00 { index -= 1 }
         guard index >= 0, data[index] == 0x80, data.count - index <= blockSize else { return nil }
@@ -23,7 +23,7 @@ enum ISO9797 {
     /// OpenSSL 3 keeps single DES in its legacy provider, so the CBC part runs as two-key
     /// triple DES with Ka‖Ka (E_Ka D_Ka E_Ka = E_Ka), and the last block as two-key triple
     /// DES with Ka‖Kb, which is exactly E_Ka(D_Kb(E_Ka(x))).
-    static func retailMAC(key: [UInt8], paddedData data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package static func retailMAC(key: [UInt8], paddedData data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         guard key.count == 16, !data.isEmpty, data.count % 8 == 0 else {
             return .failure(OpenSSLError(function: "retailMAC", code: 0, reason: "needs a 16-byte key and whole 8-byte blocks"))
         }

@@ -1,7 +1,7 @@
 /// The key derivation function of ICAO Doc 9303 Part 11 §9.7.1 and DES parity adjustment.
-enum KeyDerivation {
+package enum KeyDerivation {
     /// The counter values of §9.7.1.
-    enum Purpose: UInt32 {
+    package enum Purpose: UInt32 {
         /// c = 1: the encryption key.
         case encryption = 1
         /// c = 2: the MAC key.
@@ -12,7 +12,7 @@ enum KeyDerivation {
 
     /// Derives a key of `cipher` from the shared secret: SHA-1 for two-key triple DES
     /// (with parity adjusted) and AES-128, SHA-256 for AES-192 and AES-256.
-    static func derive(
+    package static func derive(
         from secret: [UInt8], purpose: Purpose, cipher: SecureMessagingCipher
     ) -> Result<[UInt8], OpenSSLError> {
         let input = secret + Bytes.bigEndian(purpose.rawValue)
@@ -27,7 +27,7 @@ enum KeyDerivation {
     }
 
     /// Sets the low bit of each byte so that every byte has odd parity, as DES keys must.
-    static func adjustParity(_ key: [UInt8]) -> [UInt8] {
+    package static func adjustParity(_ key: [UInt8]) -> [UInt8] {
         key.map { byte in
             let high = byte & 0xFE
             return high.nonzeroBitCount % 2 == 0 ? high | 1 : high

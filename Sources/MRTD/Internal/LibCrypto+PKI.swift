@@ -4,30 +4,32 @@ internal import COpenSSL
 /// per C call, each returning a `Result` with an ``OpenSSLError`` that names it.
 extension LibCrypto {
     /// A signature scheme (`COPENSSL_SIGNATURE_*`).
-    struct SignatureScheme: RawRepresentable, Hashable, Sendable {
-        var rawValue: CInt
+    package struct SignatureScheme: RawRepresentable, Hashable, Sendable {
+        package var rawValue: CInt
+        package init(rawValue: CInt) { self.rawValue = rawValue }
         /// PKCS #1 v1.5 for RSA keys, ECDSA for EC keys (`COPENSSL_SIGNATURE_DEFAULT`).
-        static let keyDefault = SignatureScheme(rawValue: CInt(COPENSSL_SIGNATURE_DEFAULT))
+        package static let keyDefault = SignatureScheme(rawValue: CInt(COPENSSL_SIGNATURE_DEFAULT))
         /// RSASSA-PSS with MGF1 (`COPENSSL_SIGNATURE_RSA_PSS`).
-        static let rsaPSS = SignatureScheme(rawValue: CInt(COPENSSL_SIGNATURE_RSA_PSS))
+        package static let rsaPSS = SignatureScheme(rawValue: CInt(COPENSSL_SIGNATURE_RSA_PSS))
     }
 
     /// Where the public key comes from (`COPENSSL_KEY_*`).
-    enum PublicKeySource {
+    package enum PublicKeySource {
         case certificate([UInt8])
         case subjectPublicKeyInfo([UInt8])
     }
 
     /// A key type for test documents (`COPENSSL_KEY_RSA_2048`, `COPENSSL_KEY_EC_P256`).
-    struct KeyType: RawRepresentable, Hashable, Sendable {
-        var rawValue: CInt
-        static let rsa2048 = KeyType(rawValue: CInt(COPENSSL_KEY_RSA_2048))
-        static let ecP256 = KeyType(rawValue: CInt(COPENSSL_KEY_EC_P256))
+    package struct KeyType: RawRepresentable, Hashable, Sendable {
+        package var rawValue: CInt
+        package init(rawValue: CInt) { self.rawValue = rawValue }
+        package static let rsa2048 = KeyType(rawValue: CInt(COPENSSL_KEY_RSA_2048))
+        package static let ecP256 = KeyType(rawValue: CInt(COPENSSL_KEY_EC_P256))
     }
 
     /// Whether `signature` over `data` verifies (`COpenSSL_verify_signature`). `.success(false)`
     /// is a signature that does not verify; `.failure` is a key or algorithm libcrypto refused.
-    static func verifySignature(
+    package static func verifySignature(
         key: PublicKeySource, digest: Digest, scheme: SignatureScheme, saltLength: Int?, data: [UInt8], signature: [UInt8]
     ) -> Result<Bool, OpenSSLError> {
         let (kind, bytes): (CInt, [UInt8])
@@ -54,14 +56,14 @@ extension LibCrypto {
     }
 
     /// The outcome of a chain verification.
-    enum ChainVerdict: Hashable, Sendable {
+    package enum ChainVerdict: Hashable, Sendable {
         case verified
         /// The X509_V_ERR code and its text.
         case rejected(code: Int, reason: String)
     }
 
     /// Verifies `leaf` against `anchors` (`COpenSSL_verify_chain`).
-    static func verifyChain(leaf: [UInt8], anchors: [[UInt8]], crls: [[UInt8]]) -> Result<ChainVerdict, OpenSSLError> {
+    package static func verifyChain(leaf: [UInt8], anchors: [[UInt8]], crls: [[UInt8]]) -> Result<ChainVerdict, OpenSSLError> {
         let anchorBytes = anchors.flatMap { $0 }
         let anchorLengths = anchors.map(\.count)
         let crlBytes = crls.flatMap { $0 }
@@ -94,7 +96,7 @@ extension LibCrypto {
     }
 
     /// The validity period of a DER certificate in seconds since 1970 (`COpenSSL_certificate_validity`).
-    static func certificateValidity(_ certificate: [UInt8]) -> Result<(notBefore: Int64, notAfter: Int64), OpenSSLError> {
+    package static func certificateValidity(_ certificate: [UInt8]) -> Result<(notBefore: Int64, notAfter: Int64), OpenSSLError> {
         var notBefore: Int64 = 0
         var notAfter: Int64 = 0
         let status = certificate.withUnsafeBufferPointer { COpenSSL_certificate_validity($0.baseAddress, $0.count, &notBefore, &notAfter) }
@@ -103,7 +105,7 @@ extension LibCrypto {
     }
 
     /// Runs a shim call that fills an output buffer, growing nothing: `capacity` must be enough.
-    static func output(
+    package static func output(
         _ function: String, capacity: Int, _ body: (UnsafeMutablePointer<UInt8>?, Int, inout Int) -> CInt
     ) -> Result<[UInt8], OpenSSLError> {
         var out = [UInt8](repeating: 0, count: capacity)
@@ -112,78 +114,16 @@ extension LibCrypto {
         guard status == 1 else { return .failure(failure(function, status: status)) }
         return .success(Array(out.prefix(length)))
     }
-
-    /// A fresh key pair: PKCS #8 private key and SubjectPublicKeyInfo, both DER (`COpenSSL_generate_key`).
-    static func generateKey(_ type: KeyType) -> Result<(privateKey: [UInt8], publicKey: [UInt8]), OpenSSLError> {
-        var publicKey: [UInt8] = []
-        let privateKey = output("COpenSSL_generate_key", capacity: 4096) { out, capacity, length in
-            var pub = [UInt8](repeating: 0, count: 2048)
-            var pubLength = 0
-            let status = pub.withUnsafeMutableBufferPointer { COpenSSL_generate_key(type.rawValue, out, capacity, &length, $0.baseAddress, $0.count, &pubLength) }
-            publicKey = Array(pub.prefix(pubLength))
-            return status
-        }
-        return privateKey.map { ($0, publicKey) }
-    }
-
-    /// A certificate for a test document PKI (`COpenSSL_make_certificate`).
-    static func makeCertificate(
-        country: String, commonName: String, serial: Int, notBefore: Int64, notAfter: Int64, isCA: Bool,
-        subjectPublicKey: [UInt8], issuerCertificate: [UInt8]?, issuerPrivateKey: [UInt8]
-    ) -> Result<[UInt8], OpenSSLError> {
-        output("COpenSSL_make_certificate", capacity: 8192) { out, capacity, length in
-            subjectPublicKey.withUnsafeBufferPointer { subject in
-                issuerPrivateKey.withUnsafeBufferPointer { key in
-                    let issuer = issuerCertificate ?? []
-                    return issuer.withUnsafeBufferPointer { issuerBuffer in
-                        COpenSSL_make_certificate(
-                            country, commonName, serial, notBefore, notAfter, isCA ? 1 : 0,
-                            subject.baseAddress, subject.count,
-                            issuerCertificate == nil ? nil : issuerBuffer.baseAddress, issuerBuffer.count,
-                            key.baseAddress, key.count, out, capacity, &length)
-                    }
-                }
-            }
-        }
-    }
-
-    /// CMS SignedData over `content` (`COpenSSL_cms_sign`), as ContentInfo DER.
-    static func cmsSign(
-        content: [UInt8], contentType: String, certificate: [UInt8], privateKey: [UInt8], digest: Digest
-    ) -> Result<[UInt8], OpenSSLError> {
-        output("COpenSSL_cms_sign", capacity: content.count + certificate.count + 4096) { out, capacity, length in
-            content.withUnsafeBufferPointer { content in
-                certificate.withUnsafeBufferPointer { cert in
-                    privateKey.withUnsafeBufferPointer { key in
-                        COpenSSL_cms_sign(
-                            content.baseAddress, content.count, contentType, cert.baseAddress, cert.count,
-                            key.baseAddress, key.count, digest.rawValue, out, capacity, &length)
-                    }
-                }
-            }
-        }
-    }
-
-    /// A signature with a PKCS #8 private key (`COpenSSL_sign`).
-    static func sign(privateKey: [UInt8], digest: Digest, scheme: SignatureScheme, data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
-        output("COpenSSL_sign", capacity: 1024) { out, capacity, length in
-            privateKey.withUnsafeBufferPointer { key in
-                data.withUnsafeBufferPointer { data in
-                    COpenSSL_sign(key.baseAddress, key.count, digest.rawValue, scheme.rawValue, data.baseAddress, data.count, out, capacity, &length)
-                }
-            }
-        }
-    }
 }
 
 extension LibCrypto {
     /// A key for ``keyInfo(_:)`` and ``rsaRaw(_:input:)``.
-    enum AnyKey {
+    package enum AnyKey {
         case subjectPublicKeyInfo([UInt8])
         case privateKey([UInt8])
 
-        var kind: CInt { if case .privateKey = self { CInt(COPENSSL_KEY_PRIVATE) } else { CInt(COPENSSL_KEY_SPKI) } }
-        var bytes: [UInt8] {
+        package var kind: CInt { if case .privateKey = self { CInt(COPENSSL_KEY_PRIVATE) } else { CInt(COPENSSL_KEY_SPKI) } }
+        package var bytes: [UInt8] {
             switch self {
             case .subjectPublicKeyInfo(let bytes), .privateKey(let bytes): return bytes
             }
@@ -191,7 +131,7 @@ extension LibCrypto {
     }
 
     /// Whether a key is RSA, and its modulus or field size in bits (`COpenSSL_key_info`).
-    static func keyInfo(_ key: AnyKey) -> Result<(isRSA: Bool, bits: Int), OpenSSLError> {
+    package static func keyInfo(_ key: AnyKey) -> Result<(isRSA: Bool, bits: Int), OpenSSLError> {
         var isRSA: CInt = 0
         var bits: CInt = 0
         let bytes = key.bytes
@@ -201,7 +141,7 @@ extension LibCrypto {
     }
 
     /// The raw RSA operation: public (m^e) with an SPKI, private (c^d) with a private key (`COpenSSL_rsa_raw`).
-    static func rsaRaw(_ key: AnyKey, input: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package static func rsaRaw(_ key: AnyKey, input: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         let bytes = key.bytes
         return output("COpenSSL_rsa_raw", capacity: max(input.count, 1)) { out, capacity, length in
             bytes.withUnsafeBufferPointer { keyBuffer in
@@ -215,7 +155,7 @@ extension LibCrypto {
 
 extension LibCrypto {
     /// `scalar` × `point` (or × G) on the curve of standardized domain parameter `parameterID` (`COpenSSL_ec_mul`).
-    static func ecMultiply(parameterID: Int, scalar: [UInt8], point: [UInt8]?) -> Result<[UInt8], OpenSSLError> {
+    package static func ecMultiply(parameterID: Int, scalar: [UInt8], point: [UInt8]?) -> Result<[UInt8], OpenSSLError> {
         var out = [UInt8](repeating: 0, count: Int(COPENSSL_EC_POINT_MAX_SIZE))
         var length = 0
         let status = scalar.withUnsafeBufferPointer { k in
@@ -230,7 +170,7 @@ extension LibCrypto {
     }
 
     /// Generic Mapping: `s` × G + `h` (`COpenSSL_ec_map_generic`).
-    static func ecMapGeneric(parameterID: Int, nonce: [UInt8], point: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package static func ecMapGeneric(parameterID: Int, nonce: [UInt8], point: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         var out = [UInt8](repeating: 0, count: Int(COPENSSL_EC_POINT_MAX_SIZE))
         var length = 0
         let status = nonce.withUnsafeBufferPointer { s in
@@ -245,7 +185,7 @@ extension LibCrypto {
     }
 
     /// A random private key for the curve (`COpenSSL_ec_random_scalar`).
-    static func ecRandomScalar(parameterID: Int) -> Result<[UInt8], OpenSSLError> {
+    package static func ecRandomScalar(parameterID: Int) -> Result<[UInt8], OpenSSLError> {
         output("COpenSSL_ec_random_scalar", capacity: 80) { out, capacity, length in
             COpenSSL_ec_random_scalar(CInt(parameterID), out, capacity, &length)
         }
@@ -253,7 +193,7 @@ extension LibCrypto {
 
     /// The standardized domain parameter ID of the curve with these explicit parameters
     /// (big-endian p, a, b, the uncompressed generator, the order); nil when none has them.
-    static func ecParameterID(prime: [UInt8], a: [UInt8], b: [UInt8], generator: [UInt8], order: [UInt8]) -> Int? {
+    package static func ecParameterID(prime: [UInt8], a: [UInt8], b: [UInt8], generator: [UInt8], order: [UInt8]) -> Int? {
         let id = prime.withUnsafeBufferPointer { p in
             a.withUnsafeBufferPointer { a in
                 b.withUnsafeBufferPointer { b in
@@ -267,45 +207,5 @@ extension LibCrypto {
             }
         }
         return id < 0 ? nil : Int(id)
-    }
-
-    /// The curve of a standardized domain parameter ID as explicit DER ECParameters.
-    static func ecExplicitParameters(parameterID: Int) -> Result<[UInt8], OpenSSLError> {
-        output("COpenSSL_ec_explicit_parameters", capacity: 1024) { out, capacity, length in
-            COpenSSL_ec_explicit_parameters(CInt(parameterID), out, capacity, &length)
-        }
-    }
-}
-
-extension LibCrypto {
-    /// A CRL for a test PKI (`COpenSSL_make_crl`).
-    static func makeCRL(
-        issuerCertificate: [UInt8], issuerPrivateKey: [UInt8], revokedSerials: [Int], thisUpdate: Int64, nextUpdate: Int64
-    ) -> Result<[UInt8], OpenSSLError> {
-        let serials = revokedSerials.map { CLong($0) }
-        return output("COpenSSL_make_crl", capacity: 4096) { out, capacity, length in
-            issuerCertificate.withUnsafeBufferPointer { cert in
-                issuerPrivateKey.withUnsafeBufferPointer { key in
-                    serials.withUnsafeBufferPointer { serials in
-                        COpenSSL_make_crl(
-                            cert.baseAddress, cert.count, key.baseAddress, key.count, serials.baseAddress, serials.count,
-                            thisUpdate, nextUpdate, out, capacity, &length)
-                    }
-                }
-            }
-        }
-    }
-}
-
-extension LibCrypto {
-    /// CA = map key × static key⁻¹ mod n, the chip's PACE-CAM scalar (`COpenSSL_ec_cam_scalar`).
-    static func ecChipAuthenticationScalar(parameterID: Int, mappingKey: [UInt8], staticKey: [UInt8]) -> Result<[UInt8], OpenSSLError> {
-        output("COpenSSL_ec_cam_scalar", capacity: 80) { out, capacity, length in
-            mappingKey.withUnsafeBufferPointer { a in
-                staticKey.withUnsafeBufferPointer { b in
-                    COpenSSL_ec_cam_scalar(CInt(parameterID), a.baseAddress, a.count, b.baseAddress, b.count, out, capacity, &length)
-                }
-            }
-        }
     }
 }

@@ -15,7 +15,7 @@ public struct OID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStr
 
     /// Decodes DER contents (X.690 §8.19): base-128 subidentifiers, the first one holding
     /// the first two arcs. `nil` when a subidentifier is truncated or overflows.
-    init?(contents: [UInt8]) {
+    package init?(contents: [UInt8]) {
         guard !contents.isEmpty else { return nil }
         var values: [UInt64] = []
         var current: UInt64 = 0
@@ -36,7 +36,7 @@ public struct OID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStr
     }
 
     /// The DER contents, the inverse of `init?(contents:)`.
-    var contents: [UInt8] {
+    package var contents: [UInt8] {
         guard arcs.count >= 2 else { return [] }
         var out: [UInt8] = []
         for value in [arcs[0] * 40 + arcs[1]] + arcs.dropFirst(2) {
@@ -120,7 +120,7 @@ public enum HashAlgorithm: String, Hashable, Sendable {
 
 extension HashAlgorithm {
     /// The libcrypto digest for this algorithm.
-    var digest: LibCrypto.Digest {
+    package var digest: LibCrypto.Digest {
         switch self {
         case .sha1: return .sha1
         case .sha224: return .sha224

@@ -17,11 +17,11 @@ public enum PACE {
         case can(CardAccessNumber)
 
         /// The password reference of MSE:Set AT (DO'83').
-        var reference: UInt8 {
+        package var reference: UInt8 {
             if case .mrz = self { 0x01 } else { 0x02 }
         }
 
-        func bytes() throws(MRTDError) -> [UInt8] {
+        package func bytes() throws(MRTDError) -> [UInt8] {
             switch self {
             case .mrz(let key):
                 switch LibCrypto.digest(.sha1, key.mrzInformation) {
@@ -52,7 +52,7 @@ public enum PACE {
         public let parameterID: Int
         public let cipher: SecureMessagingCipher
         public let mapping: Mapping
-        let group: PACEGroup
+        package let group: PACEGroup
 
         /// Whether this is PACE-CAM: Generic Mapping plus the chip's proof of its static key.
         public var chipAuthenticationMapping: Bool { mapping == .chipAuthentication }
@@ -144,10 +144,10 @@ public enum PACE {
 
         /// The length of the chip's nonce s: 16 bytes, 32 for Integrated Mapping with AES-192/256
         /// (R(s, t) needs a block of at least the key length).
-        var nonceLength: Int { mapping == .integrated && cipher.keyLength > 16 ? 32 : 16 }
+        package var nonceLength: Int { mapping == .integrated && cipher.keyLength > 16 ? 32 : 16 }
 
         /// Le of GENERAL AUTHENTICATE: 2048-bit DH answers do not fit 256 bytes.
-        var generalAuthenticateLe: Int { isDiffieHellman && parameterID > 0 ? 65536 : 256 }
+        package var generalAuthenticateLe: Int { isDiffieHellman && parameterID > 0 ? 65536 : 256 }
 
         public var description: String { "PACE \(protocolID) on parameters \(parameterID)" }
     }
@@ -165,16 +165,16 @@ public enum PACE {
     }
 
     /// What a PACE run leaves besides the channel: what Chip Authentication Mapping needs.
-    struct Outcome {
-        var channel: SecureChannel
+    package struct Outcome {
+        package var channel: SecureChannel
         /// The chip's mapping public key PK_map,IC.
-        var chipMappingKey: [UInt8]
+        package var chipMappingKey: [UInt8]
         /// DO'8A' of the last GENERAL AUTHENTICATE: the encrypted CA_IC of PACE-CAM, if sent.
-        var encryptedChipAuthenticationData: [UInt8]?
-        var encryptionKey: [UInt8]
+        package var encryptedChipAuthenticationData: [UInt8]?
+        package var encryptionKey: [UInt8]
     }
 
-    static func run(
+    package static func run(
         password: Password, parameters: Parameters, referenceParameters: Bool = false, over transport: any APDUTransport
     ) async throws(MRTDError) -> Outcome {
         var calls = 0
@@ -189,7 +189,7 @@ public enum PACE {
         }
     }
 
-    static func establish(
+    package static func establish(
         password: Password, parameters: Parameters, over transport: any APDUTransport,
         privateKey: () throws(MRTDError) -> [UInt8]
     ) async throws(MRTDError) -> SecureChannel {
@@ -199,7 +199,7 @@ public enum PACE {
     /// ``establish(password:parameters:over:)`` with the terminal's secrets from `privateKey`,
     /// called for the mapping key (Generic Mapping) or the nonce t (Integrated Mapping), then
     /// for the ephemeral key (for known answers).
-    static func run(
+    package static func run(
         password: Password, parameters: Parameters, referenceParameters: Bool = false, over transport: any APDUTransport,
         privateKey: () throws(MRTDError) -> [UInt8]
     ) async throws(MRTDError) -> Outcome {
@@ -287,12 +287,12 @@ public enum PACE {
     }
 
     /// The IV of the chip authentication data: E(KSenc, −1), all bits set (TR-03110 Part 3 §A.3.2).
-    static func chipAuthenticationIV(_ encryptionKey: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package static func chipAuthenticationIV(_ encryptionKey: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         LibCrypto.cipher(.aesECB, encrypt: true, key: encryptionKey, iv: [], data: [UInt8](repeating: 0xFF, count: 16))
     }
 
     /// CA_IC from DO'8A': AES-CBC decryption with KSenc and ``chipAuthenticationIV(_:)``, unpadded.
-    static func decryptChipAuthenticationData(_ encrypted: [UInt8], encryptionKey: [UInt8]) -> [UInt8]? {
+    package static func decryptChipAuthenticationData(_ encrypted: [UInt8], encryptionKey: [UInt8]) -> [UInt8]? {
         guard case .success(let iv) = chipAuthenticationIV(encryptionKey),
             case .success(let decrypted) = LibCrypto.cipher(.aesCBC, encrypt: false, key: encryptionKey, iv: iv, data: encrypted)
         else { return nil }
@@ -301,7 +301,7 @@ public enum PACE {
 
     /// Checks PACE Chip Authentication Mapping (Doc 9303 Part 11 §4.4.3.5): CA_IC times the
     /// chip's static key from EF.CardSecurity must be the chip's mapping key.
-    static func verifyChipAuthenticationMapping(
+    package static func verifyChipAuthenticationMapping(
         encrypted: [UInt8], encryptionKey: [UInt8], parameterID: Int, chipMappingKey: [UInt8], chipStaticKey: [UInt8]
     ) -> VerificationCheck {
         let name = "chip authentication mapping"
@@ -317,7 +317,7 @@ public enum PACE {
     }
 
     /// The nonce: the cryptogram decrypted with Kπ, CBC with a zero IV.
-    static func decryptNonce(_ encrypted: [UInt8], key: [UInt8], cipher: SecureMessagingCipher) -> Result<[UInt8], OpenSSLError> {
+    package static func decryptNonce(_ encrypted: [UInt8], key: [UInt8], cipher: SecureMessagingCipher) -> Result<[UInt8], OpenSSLError> {
         switch cipher {
         case .tripleDES: return LibCrypto.cipher(.desEDECBC, encrypt: false, key: key, iv: [UInt8](repeating: 0, count: 8), data: encrypted)
         case .aes128, .aes192, .aes256: return LibCrypto.cipher(.aesCBC, encrypt: false, key: key, iv: [UInt8](repeating: 0, count: 16), data: encrypted)
@@ -326,7 +326,7 @@ public enum PACE {
 
     /// The authentication token: the MAC of the public key data object 7F49 {06 OID, key}, the
     /// key object from ``PACEGroup/tokenKeyObject(_:)`` (86 point or 84 DH value).
-    static func token(macKey: [UInt8], cipher: SecureMessagingCipher, oid: [UInt8], publicKey keyObject: [UInt8]) throws(MRTDError) -> [UInt8] {
+    package static func token(macKey: [UInt8], cipher: SecureMessagingCipher, oid: [UInt8], publicKey keyObject: [UInt8]) throws(MRTDError) -> [UInt8] {
         let inner = TLV.encode(tag: 0x06, value: oid) + keyObject
         let data = [0x7F, 0x49] + TLV.encodeLength(inner.count) + inner
         switch cipher {
@@ -336,7 +336,7 @@ public enum PACE {
     }
 
     /// The x-coordinate of an uncompressed point (04 ‖ x ‖ y).
-    static func xCoordinate(_ point: [UInt8]) -> [UInt8] {
+    package static func xCoordinate(_ point: [UInt8]) -> [UInt8] {
         Array(point.dropFirst().prefix((point.count - 1) / 2))
     }
 
@@ -361,7 +361,7 @@ public enum PACE {
         }
     }
 
-    static func value<T>(_ result: Result<T, OpenSSLError>) throws(MRTDError) -> T {
+    package static func value<T>(_ result: Result<T, OpenSSLError>) throws(MRTDError) -> T {
         switch result {
         case .success(let value): return value
         case .failure(let error): throw .crypto(error)

@@ -1,50 +1,50 @@
 /// The group PACE runs in: a standardized elliptic curve (domain parameters 8–18) or an
 /// RFC 5114 Diffie-Hellman group (0–2), with the operations both mappings need.
-struct PACEGroup: Hashable, Sendable {
-    let parameterID: Int
+package struct PACEGroup: Hashable, Sendable {
+    package let parameterID: Int
 
     /// `nil` for domain parameters not implemented.
-    init?(parameterID: Int) {
+    package init?(parameterID: Int) {
         guard (0...2).contains(parameterID) || (8...18).contains(parameterID) else { return nil }
         self.parameterID = parameterID
     }
 
-    var isDiffieHellman: Bool { parameterID <= 2 }
+    package var isDiffieHellman: Bool { parameterID <= 2 }
 
     /// A random private key.
-    func randomPrivateKey() -> Result<[UInt8], OpenSSLError> {
+    package func randomPrivateKey() -> Result<[UInt8], OpenSSLError> {
         isDiffieHellman ? LibCrypto.dhRandomScalar(parameterID: parameterID) : LibCrypto.ecRandomScalar(parameterID: parameterID)
     }
 
     /// `key` applied to `element` (k × P, or b^k), or to the standard generator when `nil`;
     /// a received element off the curve or outside the subgroup fails.
-    func apply(_ key: [UInt8], to element: [UInt8]?) -> Result<[UInt8], OpenSSLError> {
+    package func apply(_ key: [UInt8], to element: [UInt8]?) -> Result<[UInt8], OpenSSLError> {
         isDiffieHellman
             ? LibCrypto.dhExp(parameterID: parameterID, base: element, exponent: key)
             : LibCrypto.ecMultiply(parameterID: parameterID, scalar: key, point: element)
     }
 
     /// Generic Mapping: s × G + H, or g^s · h.
-    func mapGeneric(nonce: [UInt8], shared: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package func mapGeneric(nonce: [UInt8], shared: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         isDiffieHellman
             ? LibCrypto.dhMapGeneric(parameterID: parameterID, nonce: nonce, h: shared)
             : LibCrypto.ecMapGeneric(parameterID: parameterID, nonce: nonce, point: shared)
     }
 
     /// Integrated Mapping: the point encoding f_G(x), or x^((p−1)/q).
-    func mapIntegrated(_ x: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package func mapIntegrated(_ x: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         isDiffieHellman ? LibCrypto.dhMapIntegrated(parameterID: parameterID, x: x) : LibCrypto.ecMapIntegrated(parameterID: parameterID, x: x)
     }
 
     /// The key agreement's shared secret: the x-coordinate of the point, or the whole group
     /// element (padded to the length of p).
-    func sharedSecret(_ element: [UInt8]) -> [UInt8] {
+    package func sharedSecret(_ element: [UInt8]) -> [UInt8] {
         isDiffieHellman ? element : PACE.xCoordinate(element)
     }
 
     /// The public key inside the token's 7F49 object: DO'86' (EC point) or DO'84' (DH value,
     /// an unsigned integer without leading zeros).
-    func tokenKeyObject(_ publicKey: [UInt8]) -> [UInt8] {
+    package func tokenKeyObject(_ publicKey: [UInt8]) -> [UInt8] {
         if isDiffieHellman {
             let value = Array(publicKey.drop { $0 == 0 })
             return TLV.encode(tag: 0x84, value: value.isEmpty ? [0] : value)
@@ -56,7 +56,7 @@ struct PACEGroup: Hashable, Sendable {
     /// §4.4.3.3.2): the block cipher of the protocol in CBC mode with a zero IV, keyed first
     /// with the terminal's nonce `t` over the chip's nonce `s`, then chained through the
     /// constants c0 (next key) and c1 (output) until the output has |p| + 64 bits.
-    func pseudoRandom(s: [UInt8], t: [UInt8], cipher: SecureMessagingCipher) -> Result<[UInt8], OpenSSLError> {
+    package func pseudoRandom(s: [UInt8], t: [UInt8], cipher: SecureMessagingCipher) -> Result<[UInt8], OpenSSLError> {
         let bits: Int
         switch LibCrypto.groupFieldBits(parameterID: parameterID) {
         case .success(let value): bits = value

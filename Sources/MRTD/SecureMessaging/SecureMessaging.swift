@@ -8,10 +8,10 @@ public import APDU
 /// appear in `description`, `debugDescription` or reflection.
 public struct SecureMessaging: Sendable {
     public let cipher: SecureMessagingCipher
-    let encryptionKey: [UInt8]
-    let macKey: [UInt8]
+    package let encryptionKey: [UInt8]
+    package let macKey: [UInt8]
     /// The send sequence counter, one cipher block long.
-    public internal(set) var sendSequenceCounter: [UInt8]
+    public package(set) var sendSequenceCounter: [UInt8]
 
     /// Starts a session from keys and an initial SSC established by BAC or PACE.
     /// - Throws: ``MRTDError`` (`.invalidCommand`) when a key or the SSC has the wrong length for `cipher`.

@@ -25,17 +25,17 @@ public enum SecureMessagingCipher: Hashable, Sendable {
 
 extension SecureMessagingCipher {
     /// Encrypts padded `data`; the IV is zero for 3DES and E(KSEnc, SSC) for AES.
-    func encrypt(key: [UInt8], counter: [UInt8], data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package func encrypt(key: [UInt8], counter: [UInt8], data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         run(encrypt: true, key: key, counter: counter, data: data)
     }
 
     /// Decrypts `data` (whole blocks); padding stays for the caller to remove.
-    func decrypt(key: [UInt8], counter: [UInt8], data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package func decrypt(key: [UInt8], counter: [UInt8], data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         run(encrypt: false, key: key, counter: counter, data: data)
     }
 
     /// The 8-byte MAC of already padded `data`.
-    func mac(key: [UInt8], paddedData data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
+    package func mac(key: [UInt8], paddedData data: [UInt8]) -> Result<[UInt8], OpenSSLError> {
         switch self {
         case .tripleDES: return ISO9797.retailMAC(key: key, paddedData: data)
         case .aes128, .aes192, .aes256: return LibCrypto.aesCMAC(key: key, data: data).map { Array($0.prefix(8)) }

@@ -22,12 +22,12 @@ extension TLV {
     }
 
     /// Encodes a primitive object with a one-byte tag (the secure messaging data objects).
-    static func encode(tag: UInt8, value: [UInt8]) -> [UInt8] {
+    package static func encode(tag: UInt8, value: [UInt8]) -> [UInt8] {
         [tag] + encodeLength(value.count) + value
     }
 
     /// The shortest definite length encoding of `length`.
-    static func encodeLength(_ length: Int) -> [UInt8] {
+    package static func encodeLength(_ length: Int) -> [UInt8] {
         switch length {
         case ..<0x80: return [UInt8(length)]
         case ..<0x100: return [0x81, UInt8(length)]

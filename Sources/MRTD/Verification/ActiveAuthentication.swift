@@ -29,7 +29,7 @@ public enum ActiveAuthentication {
         return verify(signature: response.data, challenge: challenge, dataGroup15: dataGroup15, securityInfos: securityInfos)
     }
 
-    static let name = "active authentication"
+    package static let name = "active authentication"
 
     /// Checks a chip's answer to `challenge`.
     public static func verify(signature: [UInt8], challenge: [UInt8], dataGroup15: DataGroup15, securityInfos: SecurityInfos?) -> VerificationCheck {
@@ -43,9 +43,9 @@ public enum ActiveAuthentication {
     }
 
     /// ISO/IEC 10118-3 hash identifiers of the two-byte 9796-2 trailer (`xx CC`).
-    static let trailerHashes: [UInt8: HashAlgorithm] = [0x33: .sha1, 0x34: .sha256, 0x35: .sha512, 0x36: .sha384, 0x38: .sha224]
+    package static let trailerHashes: [UInt8: HashAlgorithm] = [0x33: .sha1, 0x34: .sha256, 0x35: .sha512, 0x36: .sha384, 0x38: .sha224]
 
-    static func verifyRSA(signature: [UInt8], challenge: [UInt8], key: LibCrypto.AnyKey, bits: Int) -> VerificationCheck {
+    package static func verifyRSA(signature: [UInt8], challenge: [UInt8], key: LibCrypto.AnyKey, bits: Int) -> VerificationCheck {
         let size = (bits + 7) / 8
         guard signature.count <= size else { return VerificationCheck(name, .failed, "the signature is longer than the modulus") }
         let padded = [UInt8](repeating: 0, count: size - signature.count) + signature
@@ -81,14 +81,14 @@ public enum ActiveAuthentication {
 
     /// ECDSA hash algorithms by the signature algorithm OID of ActiveAuthenticationInfo:
     /// BSI ecdsa-plain-SHA* and X9.62 ecdsa-with-SHA*.
-    static let ecdsaHashes: [OID: HashAlgorithm] = [
+    package static let ecdsaHashes: [OID: HashAlgorithm] = [
         "0.4.0.127.0.7.1.1.4.1.1": .sha1, "0.4.0.127.0.7.1.1.4.1.2": .sha224, "0.4.0.127.0.7.1.1.4.1.3": .sha256,
         "0.4.0.127.0.7.1.1.4.1.4": .sha384, "0.4.0.127.0.7.1.1.4.1.5": .sha512,
         "1.2.840.10045.4.1": .sha1, "1.2.840.10045.4.3.1": .sha224, "1.2.840.10045.4.3.2": .sha256,
         "1.2.840.10045.4.3.3": .sha384, "1.2.840.10045.4.3.4": .sha512,
     ]
 
-    static func verifyECDSA(signature: [UInt8], challenge: [UInt8], key: [UInt8], bits: Int, securityInfos: SecurityInfos?) -> VerificationCheck {
+    package static func verifyECDSA(signature: [UInt8], challenge: [UInt8], key: [UInt8], bits: Int, securityInfos: SecurityInfos?) -> VerificationCheck {
         let named = securityInfos?.infos.lazy.compactMap { info -> OID? in
             if case .activeAuthentication(_, let algorithm) = info { algorithm } else { nil }
         }.first
@@ -105,25 +105,11 @@ public enum ActiveAuthentication {
         }
     }
 
-    /// The chip's answer to INTERNAL AUTHENTICATE, for the virtual passport: ISO/IEC 9796-2
-    /// with SHA-1 for RSA keys, plain ECDSA with SHA-256 for EC keys. `nil` when signing fails.
-    package static func chipSignature(privateKey: [UInt8], challenge: [UInt8]) -> [UInt8]? {
-        let key = LibCrypto.AnyKey.privateKey(privateKey)
-        guard case .success(let info) = LibCrypto.keyInfo(key) else { return nil }
-        if info.isRSA {
-            let size = (info.bits + 7) / 8
-            let recoverable = (0..<(size - 2 - HashAlgorithm.sha1.length)).map { _ in UInt8.random(in: 0...255) }
-            guard let digest = try? HashAlgorithm.sha1.hash(recoverable + challenge) else { return nil }
-            return try? LibCrypto.rsaRaw(key, input: [0x6A] + recoverable + digest + [0xBC]).get()
-        }
-        guard let der = try? LibCrypto.sign(privateKey: privateKey, digest: .sha256, scheme: .keyDefault, data: challenge).get() else { return nil }
-        return ECDSASignature.plain(der: der, size: (info.bits + 7) / 8)
-    }
 }
 
 /// Conversions between the DER (X9.62) and plain r‖s (TR-03111) forms of ECDSA signatures.
-enum ECDSASignature {
-    static func der(plain: [UInt8]) -> [UInt8] {
+package enum ECDSASignature {
+    package static func der(plain: [UInt8]) -> [UInt8] {
         let half = plain.count / 2
         func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
             var value = Array(bytes.drop { $0 == 0 })
@@ -134,7 +120,7 @@ enum ECDSASignature {
         return DER.sequence(integer(plain[0..<half]), integer(plain[half...]))
     }
 
-    static func plain(der: [UInt8], size: Int) -> [UInt8]? {
+    package static func plain(der: [UInt8], size: Int) -> [UInt8]? {
         guard let sequence = try? TLV.parse(der), sequence.children.count == 2 else { return nil }
         var out: [UInt8] = []
         for integer in sequence.children {

@@ -1,3 +1,5 @@
+package import MRTD
+
 /// A document issuing PKI for tests and demos: a CSCA and a document signer generated
 /// with libcrypto, and EF.SOD signed by them. Never for real documents.
 package struct TestIssuer: Sendable {

@@ -1,3 +1,5 @@
+package import MRTD
+
 /// The chip's half of BAC, for the virtual passport: answer EXTERNAL AUTHENTICATE from
 /// the document's MRZ key and start the session (Doc 9303 Part 11 §4.3).
 extension BAC {

@@ -1,3 +1,5 @@
+package import MRTD
+
 package import APDU
 
 extension PACE {

@@ -1,4 +1,5 @@
 package import APDU
+package import MRTD
 
 /// The chip's half of secure messaging, for the virtual passport: unprotect what a
 /// terminal sent and protect the answer. Same keys and counter rules as the terminal's
