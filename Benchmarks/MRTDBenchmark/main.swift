@@ -66,10 +66,16 @@ let faceTime = clock.now - faceStart
 print("synthetic face (480x640): JPEG \(faceJPEG.count) bytes (drawn and encoded in \(ms(faceTime.inMilliseconds)) ms), JPEG 2000 \(try SyntheticFace.jpeg2000().count) bytes")
 print("rounds: \(rounds); BAC; DG1 + DG2 (face 20000 bytes, file \(dataSet.files[.dg2]?.count ?? 0) bytes) + EF.SOD; medians")
 print("time columns: transport = waiting for the in-memory chip, ours = ChipReader's own code, radio = modelled 424 kbit/s + \(Int(RadioModel.perAPDUMilliseconds)) ms/APDU")
+/// One line of the summary: APDUs per read against the minimum the profile allows.
+var summary: [String] = []
+// Each profile read from a BAC-only chip and from one that offers PACE (GM, brainpoolP256r1,
+// AES-128), which the reader then chooses.
 for profile in profiles {
+  for offersPACE in [false, true] {
     var reads: [(contents: ChipContents, total: Duration, verification: Duration)] = []
     for _ in 0..<rounds {
-        let passport = VirtualPassport(key: key, files: dataSet.files, quirks: profile.quirks)
+        let passport = VirtualPassport(
+            key: key, files: dataSet.files, cardAccess: offersPACE ? PassportDataSet.paceCardAccess() : nil, quirks: profile.quirks)
         let start = clock.now
         let contents = try await ChipReader(transport: InMemoryTransport(passport), key: key).read()
         let read = clock.now - start
@@ -77,13 +83,14 @@ for profile in profiles {
         let pa = PassiveAuthentication.verify(files: contents.files, trustStore: trust, at: 2_000_000_000)
         let verification = clock.now - verifyStart
         guard pa.outcome == .passed else { fatalError("passive authentication failed: \(pa)") }
+        guard contents.accessControl == (offersPACE ? .pace : .bac) else { fatalError("PACE offered but not chosen: \(contents)") }
         reads.append((contents, read, verification))
     }
     reads.sort { $0.total < $1.total }
     let median = reads[reads.count / 2]
     let statistics = median.contents.statistics
     print()
-    print("== \(profile.name)")
+    print("== \(profile.name), \(offersPACE ? "PACE offered and chosen" : "BAC")")
     print("phase".padding(22) + "APDUs".leftPad(7) + "bytes out/in".leftPad(15) + "transport ms".leftPad(14) + "ours ms".leftPad(10) + "radio ms".leftPad(10))
     func row(_ name: String, _ counts: ChipReadStatistics.Counts, ours: Double? = nil) {
         print(
@@ -117,7 +124,19 @@ for profile in profiles {
     let sharePass = share < 5
     if !sharePass { failures += 1 }
     print("\(sharePass ? "PASS" : "FAIL") our processing: \(ms(ours)) ms of \(ms(ours + radio)) ms with the modelled radio = \(ms(share)) %, goal: under 5 %")
+    let fileAPDUs = statistics.files.values.reduce(0) { $0 + $1.commands }
+    let fileMinimum = statistics.files.keys.reduce(0) { sum, file in
+        sum + 1 + ((dataSet.files[file]?.count ?? 0) + profile.maxRead - 1) / profile.maxRead
+    }
+    summary.append(
+        profile.name.padding(26) + (offersPACE ? "PACE" : "BAC").padding(6) + "\(dg2) (\(minimum))".leftPad(12)
+            + "\(fileAPDUs) (\(fileMinimum))".leftPad(14) + "\(access.commands)".leftPad(9) + "\(total.commands)".leftPad(8))
+  }
 }
+print()
+print("== APDUs per read against the minimum each profile allows (1 SELECT + size / maximum answer, per file)")
+print("profile".padding(26) + "access" + "DG2 (min)".leftPad(12) + "files (min)".leftPad(14) + "access".leftPad(9) + "all".leftPad(8))
+summary.forEach { print($0) }
 
 // MARK: Part 2: every access control, whole reads.
 
