@@ -42,7 +42,7 @@ face-data:
 	/usr/bin/python3 scripts/face-data/check.py --quick
 
 ## fuzz: libFuzzer on the parsers and analysis entry points, 10^6 executions per target (FUZZ_RUNS)
-## or FUZZ_SECONDS (default 600) if sooner; FUZZ_TARGETS to choose (docs/fuzzing.md)
+## or FUZZ_SECONDS (default 600, config 1500) if sooner; FUZZ_TARGETS to choose (docs/fuzzing.md)
 fuzz:
 	scripts/fuzz.sh
 
