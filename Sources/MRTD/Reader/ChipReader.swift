@@ -150,11 +150,10 @@ private final class ReadOperation {
         transport.phase = .accessControl
         do {
             try await authenticate()
-        } catch where error.code == .transportFailure {
-            try await recover(session.cardLost(error))  // lifted during access control: wait and start over
         } catch where Self.isSessionFailure(error.code) {
-            // The new session broke before the reading began (a bad MAC while PACE-CAM reads
-            // EF.CardSecurity): as for a protected command that fails while reading.
+            // Lifted during access control, or the new session broke before the reading began
+            // (a bad MAC while PACE-CAM reads EF.CardSecurity): as for a protected command
+            // that fails while reading, wait for the card or start the session over.
             try await recover(session.commandFailed(error, extended: false))
         }
         transport.phase = .reading
