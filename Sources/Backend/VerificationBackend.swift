@@ -10,10 +10,18 @@ public protocol VerificationBackend: Sendable {
     func updateAccount(id: String, _ request: AccountRequest) async throws(BackendError) -> AccountResponse
     /// Uploads one part; idempotent by its key, so retried.
     func uploadPart(_ upload: PartUpload) async throws(BackendError) -> PartResponse
-    /// `PUT .../workflow-executions/{id}`: ends the acquisition; idempotent.
-    func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse
+    /// `PUT .../workflow-executions/{id}`: ends the acquisition; idempotent. `extractionOnly`
+    /// (Fastfill): the backend extracts the data and decides nothing.
+    func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails
+}
+
+extension VerificationBackend {
+    /// Ends the acquisition of a verification (not extraction only).
+    public func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse {
+        try await finalize(execution, extractionOnly: false)
+    }
 }
 
 /// One workflow execution of one account, with its session token.

@@ -25,8 +25,8 @@ public final class DemoStack: Sendable {
     public var statusURL: String { "http://127.0.0.1:\(statusPort)" }
 
     public struct Options: Sendable {
-        /// The TD3 MRZ (88 characters) of the virtual passport; the generated demo recording's
-        /// own (its ground truth) by default, so the station reads the same zone off the page.
+        /// The MRZ (TD3: 88 characters, TD1: 90) of the virtual chip; the generated demo
+        /// recording's own (its ground truth) by default, so the station reads the same zone.
         public var mrz: String?
         public var autopilot = 0
         public var autopilotPauseMs = 50
@@ -34,6 +34,13 @@ public final class DemoStack: Sendable {
         public var start = "[touch]"
         /// The station's `journey.workflow` (`authentication` needs `start: "[reference]"`).
         public var workflow = "passport-chip-face"
+        /// The generated recording the document camera replays (scripts/vision-data
+        /// `sequences/`): `demo-document`, a passport data page, or `demo-idcard`, an identity
+        /// card's front and then its back. The virtual chip holds the zone it shows.
+        public var document = "demo-document"
+        /// `vision.min-analysed-fps`: low, because the tests share two cores with Chromium and
+        /// three processes of the stack; under the floor a capture falls back to manual.
+        public var minimumAnalysedFPS = 1
         public var inactivitySeconds = 60
         public var resultSeconds = 5
         /// The simulated person in front of the face camera (docs/face-data.md) and how they
@@ -64,7 +71,7 @@ public final class DemoStack: Sendable {
         // The face: the simulated person whose frames answer the LED (as `make demo`), and
         // her portrait in the chip.
         try faces.litRecordings(in: directory + "/recordings", identity: options.person, presentation: options.presentation)
-        let demo = data.root + "/sequences/demo-document"
+        let demo = data.root + "/sequences/" + options.document
         try FileManager.default.removeItem(atPath: directory + "/recordings/document.mjpeg")
         try FileManager.default.copyItem(atPath: demo + ".mjpeg", toPath: directory + "/recordings/document.mjpeg")
         let truth = try JSONDecoder().decode([DemoFrame?].self, from: Data(contentsOf: URL(fileURLWithPath: demo + ".json")))
@@ -100,6 +107,7 @@ public final class DemoStack: Sendable {
               name: "file:\(directory)/recordings"
             vision:
               models: \(VisionCrops.models)
+              min-analysed-fps: \(options.minimumAnalysedFPS)
               document:
                 field-of-view: 45
             flash:

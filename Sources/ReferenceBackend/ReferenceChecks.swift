@@ -106,7 +106,7 @@ enum ReferenceChecks {
 
     static func evaluate(
         parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier, imageQuality: ImageQualityThresholds,
-        faces: any FaceVerifier = NoFaceModels(), enrollmentFace: [UInt8]? = nil
+        faces: any FaceVerifier = NoFaceModels(), enrollmentFace: [UInt8]? = nil, extractionOnly: Bool = false
     ) -> Outcome {
         if definitionKey == WorkflowDefinition.authenticationKey {
             return authenticate(parts: parts, enrollmentFace: enrollmentFace, imageQuality: imageQuality, faces: faces)
@@ -173,6 +173,15 @@ enum ReferenceChecks {
                 caps.extraction.append(CapabilityResult(id: "extraction", credentialId: idCredential, decision: .NOT_EXECUTED, reason: "NO_MRZ_OR_CHIP_DATA"))
                 requiredNotExecuted = true
             }
+        }
+
+        // Extraction only (Fastfill): the document's data, its checks and the chip's
+        // authenticity are reported; no face is judged and nothing is decided.
+        if extractionOnly {
+            outcome.decision = .NOT_EXECUTED
+            outcome.riskScore = 0
+            outcome.capabilities = caps
+            return outcome
         }
 
         let faceParts = parts.filter { $0.category == .FACEMAP }

@@ -220,6 +220,13 @@ public struct ReferenceServer: Sendable {
             return try json(StatusResponse(account: Ref(id: accountId), workflowExecution: .init(id: row.id, status: .PROCESSED, definitionKey: row.definitionKey)))
         }
         try await checkSession(request, row)
+        // The body is optional: `{"extractionOnly": true}` is a Fastfill journey's (seed 002).
+        var request = request
+        let body = try await collect(&request, limit: 4 << 10)
+        let finalize = body.isEmpty ? FinalizeRequest() : try? JSONDecoder().decode(FinalizeRequest.self, from: body)
+        guard let extractionOnly = finalize.map({ $0.extractionOnly ?? false }) else {
+            throw APIFailure(.badRequest, .INVALID_REQUEST, "body is not a FinalizeRequest")
+        }
         let parts = try await db { try await store.parts(executionId: row.id) }
         // An Authentication compares with its enrollment's face, checked again now: a
         // verification whose data was deleted in between can no longer be used (L).
@@ -236,7 +243,7 @@ public struct ReferenceServer: Sendable {
         let outcome = try await offload {
             ReferenceChecks.evaluate(
                 parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality, faces: faces,
-                enrollmentFace: enrollmentFace)
+                enrollmentFace: enrollmentFace, extractionOnly: extractionOnly)
         }
         let stamp = ISO8601DateFormatter()
         let details = WorkflowExecutionDetails(

@@ -9,6 +9,9 @@ extension Configuration {
         public var models = "/usr/share/idkiosk/models"
         public var document = DocumentVisionSection()
         public var face = FaceVisionSection()
+        /// Frames a second the analysis must keep up with; under it automatic capture gives
+        /// way to the manual fallback (the seeds' `fallback(lowPerformance)`).
+        public var minimumAnalysedFramesPerSecond = 4
     }
 
     /// The face guidance and the liveness checks (docs/faces.md explains each).
@@ -61,9 +64,12 @@ extension Configuration {
     }
 
     static func parseVision(_ node: Node, into config: inout Configuration, _ r: NodeReader) throws(ConfigurationError) {
-        let vision = try r.mapping(node, at: "vision", allowed: ["models", "document", "face"])
+        let vision = try r.mapping(node, at: "vision", allowed: ["models", "document", "face", "min-analysed-fps"])
         if let models = vision["models"] {
             config.vision.models = try r.string(models, at: "vision.models", allowed: "an absolute path") { $0.hasPrefix("/") }
+        }
+        if let fps = vision["min-analysed-fps"] {
+            config.vision.minimumAnalysedFramesPerSecond = try r.integer(fps, at: "vision.min-analysed-fps", in: 1...30)
         }
         if let node = vision["face"] {
             let keys: [(String, WritableKeyPath<FaceVisionSection, Int>, ClosedRange<Int>)] = [

@@ -31,6 +31,52 @@ import Testing
         }
     }
 
+    /// Fastfill (seed 002): a finalize that says extraction only gets the document's data and
+    /// its checks, no face judged (even when face parts came) and no decision.
+    @Test func anExtractionOnlyFinalizeExtractsAndDecidesNothing() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let (execution, _) = try await Self.pageAndFace(client)
+            #expect(try await client.finalize(execution, extractionOnly: true).workflowExecution.status == .PROCESSED)
+            let details = try await client.retrieve(execution)
+            #expect(details.decision.type == .NOT_EXECUTED)
+            #expect(details.idResult?.documentNumber != nil)
+            #expect(details.idResult?.extractionMethod == "mrz")
+            #expect(details.capabilities.extraction.first { $0.id == "extraction-MRZ" }?.decision == .PASSED)
+            #expect(details.capabilities.similarity.isEmpty)
+            #expect(details.capabilities.liveness.isEmpty)
+            #expect(details.faceResult == nil)
+        }
+    }
+
+    /// A finalize body that is not a FinalizeRequest is refused (400), and nothing is processed.
+    @Test func aFinalizeWithABodyThatIsNoFinalizeRequestIsRefused() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            let account = try await client.createAccount(Fixtures.account(key: 10015))
+            let token = try await backend.token()
+            let (status, _, _) = try await backend.raw(
+                .PUT, "/api/v1/accounts/\(account.account.id)/workflow-executions/\(account.workflowExecution.id)",
+                headers: [("Authorization", "Bearer \(token)"), ("X-Session-Token", account.sdk.token), ("Content-Type", "application/json")],
+                body: Data("[1,2]".utf8))
+            #expect(status == 400)
+            #expect(try await client.status(ExecutionRef(account)).workflowExecution.status != .PROCESSED)
+        }
+    }
+
+    /// An ID-and-face execution (10013) with the data page, its MRZ and a face uploaded, no
+    /// chip; its face credential's id.
+    static func pageAndFace(_ client: HTTPVerificationBackend<ContinuousClock>) async throws -> (ExecutionRef, String) {
+        let account = try await client.createAccount(Fixtures.account(key: 10013))
+        let id = try account.credential(.ID)
+        let face = try account.credential(.FACEMAP)
+        let execution = ExecutionRef(account)
+        _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
+        _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
+        _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: face.id, classifier: .face, body: Fixtures.jpeg(width: 640, height: 480)))
+        return (execution, face.id)
+    }
+
     static func idWithChipJourney(_ storage: TestStorage) async throws {
         try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()
@@ -107,14 +153,8 @@ import Testing
     @Test func similarityAndLivenessAreNotExecutedAndSaidSo() async throws {
         try await LoopbackBackend.with { backend in
             let client = backend.client()
-            let account = try await client.createAccount(Fixtures.account(key: 10013))
-            let id = try account.credential(.ID)
-            let face = try account.credential(.FACEMAP)
-            let execution = ExecutionRef(account)
-            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .front, body: Fixtures.jpeg(width: 1280, height: 800)))
-            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: id.id, classifier: .mrz, body: Fixtures.mrzPart(Fixtures.validMRZ)))
-            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: face.id, classifier: .face, body: Fixtures.jpeg(width: 640, height: 480)))
-            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: face.id, classifier: .liveness(0)!, body: Fixtures.jpeg(width: 640, height: 480)))
+            let (execution, face) = try await Self.pageAndFace(client)
+            _ = try await client.uploadPart(PartUpload(execution: execution, credentialId: face, classifier: .liveness(0)!, body: Fixtures.jpeg(width: 640, height: 480)))
             _ = try await client.finalize(execution)
             let details = try await client.retrieve(execution)
             // No chip read (no portrait to compare with) and a liveness frame without the

@@ -51,7 +51,7 @@ final class ScriptedBackend: VerificationBackend {
 
     func createAccount(_ request: AccountRequest) async throws(BackendError) -> AccountResponse { throw unused }
     func updateAccount(id: String, _ request: AccountRequest) async throws(BackendError) -> AccountResponse { throw unused }
-    func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse { throw unused }
+    func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse { throw unused }
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse { throw unused }
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails { throw unused }
     private var unused: BackendError { BackendError(.notConfigured, call: .status, message: "not scripted") }
@@ -182,6 +182,27 @@ final class ScriptedBackend: VerificationBackend {
 
         #expect(try await outbox.wipe(workflowExecutionId: execution.workflowExecutionId) == 1)
         #expect(try await outbox.due().map(\.item) == [.part(other)])
+    }
+
+    /// Fastfill's finalize keeps its `extractionOnly` through the outbox, and a finalize an
+    /// older station queued (Swift's enum coding, before the flag existed) still decodes.
+    @Test func extractionOnlyFinalizeSurvivesTheOutboxAndOldRecordsStillDecode() async throws {
+        let fixture = try OutboxFixture()
+        defer { fixture.remove() }
+        let outbox = try fixture.open()
+        let execution = OutboxFixture.upload(0).execution
+        var other = execution
+        other.workflowExecutionId = "verification"
+        try await outbox.enqueue(.finalize(execution, extractionOnly: true))
+        try await outbox.enqueue(.finalize(other))
+        #expect(Set(try await outbox.due().map(\.item)) == [.finalize(execution, extractionOnly: true), .finalize(other, extractionOnly: false)])
+
+        let old = #"{"finalize":{"_0":{"accountId":"acc","workflowExecutionId":"we","sessionToken":"t"}}}"#
+        let decoded = try JSONDecoder().decode(OutboxItem.self, from: Data(old.utf8))
+        #expect(decoded == .finalize(ExecutionRef(accountId: "acc", workflowExecutionId: "we", sessionToken: "t"), extractionOnly: false))
+        let oldPart = try JSONEncoder().encode(OutboxItem.part(OutboxFixture.upload(1)))
+        #expect(String(decoding: oldPart, as: UTF8.self).hasPrefix(#"{"part":{"_0":"#))
+        #expect(try JSONDecoder().decode(OutboxItem.self, from: oldPart) == .part(OutboxFixture.upload(1)))
     }
 
     @Test func deliveryDecisions() {

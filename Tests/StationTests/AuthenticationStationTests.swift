@@ -178,7 +178,7 @@ final class SwitchableBackend: VerificationBackend {
     }
     func updateAccount(id: String, _ request: AccountRequest) async throws(BackendError) -> AccountResponse { try await createAccount(request) }
     func uploadPart(_ upload: PartUpload) async throws(BackendError) -> PartResponse { throw error(.uploadPart) }
-    func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse { throw error(.finalize) }
+    func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse { throw error(.finalize) }
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse { throw error(.status) }
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails { throw error(.retrieve) }
 }

@@ -29,6 +29,36 @@ struct DefaultUIEndToEndIntegrationTests {
         _ = try await browser.waitFor("main[data-screen='\(name)']", limit: limit)
     }
 
+    /// Runs `body` with the demo stack of `options` and a headless Chromium on its display;
+    /// both stop afterwards, and a failure leaves a screenshot named `failure`.
+    func withStation(_ options: DemoStack.Options, failure: String, _ body: (DemoStack, WebDriver) async throws -> Void) async throws {
+        let stack = try await DemoStack(options)
+        let browser: WebDriver
+        do { browser = try await WebDriver.start(width: 1280, height: 800) } catch {
+            await stack.stop()
+            throw error
+        }
+        do {
+            try await browser.navigate(to: stack.displayURL)
+            try await body(stack, browser)
+        } catch {
+            try? await shoot(browser, failure)
+            await browser.quit()
+            await stack.stop()
+            throw error
+        }
+        await browser.quit()
+        await stack.stop()
+    }
+
+    /// From the idle screen: the person touches it and accepts the consent.
+    func startAndConsent(_ browser: WebDriver) async throws {
+        try await screen(browser, "idle")
+        try await browser.click("button[data-action='startJourney']")
+        try await screen(browser, "consent")
+        try await browser.click("button[data-action='accept']")
+    }
+
     /// What `watchScript` gathered on the scan screen.
     struct Watched: Decodable {
         var states: [String]
@@ -159,6 +189,88 @@ struct DefaultUIEndToEndIntegrationTests {
         }
         await browser.quit()
         await stack.stop()
+    }
+
+    /// The ID card journey (`id-card-chip-face`): the card's front is taken, the screen asks
+    /// for its back, the back is taken; the chip opens with the key the camera read from the
+    /// back's TD1 zone (the front has none); the face; the backend's decision.
+    @Test func aPersonShowsAnIdentityCardFrontThenBackAndItsChipOpensWithTheBacksKey() async throws {
+        var options = DemoStack.Options()
+        options.workflow = "id-card-chip-face"
+        options.document = "demo-idcard"
+        options.resultSeconds = 120
+        try await withStation(options, failure: "idcard-failure") { stack, browser in
+            try await startAndConsent(browser)
+            _ = try await browser.waitFor("main[data-screen='scan'] section[data-part='multipart']", limit: .seconds(60))
+            try await shoot(browser, "idcard-01-front")
+            // The front is taken: the person is asked for the back, on the same scan screen.
+            _ = try await browser.waitFor("main[data-screen='scan'] #prompt[data-side='back']", limit: .seconds(60))
+            try await shoot(browser, "idcard-02-turn")
+            try await screen(browser, "confirmation", limit: .seconds(60))
+            try await browser.click("button[data-action='confirm']")
+            try await screen(browser, "nfc")
+            try await shoot(browser, "idcard-03-nfc")
+            _ = try await browser.waitFor("main[data-screen='scan'] section[data-part='face']", limit: .seconds(60))
+            try await screen(browser, "result", limit: .seconds(90))
+            let decision = try await browser.waitFor("#decision:not([data-decision='pending'])", limit: .seconds(60))
+            let shown = try await browser.attribute("data-decision", of: decision)
+            let referenceText = try await browser.text(try await browser.waitFor("#reference"))
+            try await shoot(browser, "idcard-04-result")
+
+            // The backend's record: both sides, the chip's TD1 zone, verified, and the face.
+            let execution = try #require(referenceText.split(separator: " ").last.map(String.init))
+            let store = try SQLiteReferenceStore(path: stack.database)
+            let parts = try await store.parts(executionId: execution)
+            #expect(Set(parts.map(\.classifier)).isSuperset(of: [.front, .back, .nfc, .face]), "\(parts.map(\.classifier))")
+            let record = try #require(try await store.execution(clientId: stack.clientID, executionId: execution)?.result)
+            let details = try JSONDecoder().decode(WorkflowExecutionDetails.self, from: record)
+            #expect(details.idResult?.idType == .ID_CARD)
+            #expect(details.idResult?.idSubType == "TD1")
+            #expect(details.idResult?.extractionMethod == "nfc")
+            #expect(details.capabilities.dataChecks.first { $0.id == "mrzMatchesChip" }?.decision == .PASSED, "\(details.capabilities.dataChecks)")
+            #expect(details.capabilities.chipAuthentication.first { $0.id == "passiveAuthentication" }?.decision == .PASSED)
+            #expect(details.decision.type == .PASSED, "\(details.capabilities.all.filter { $0.decision != .PASSED })")
+            #expect(shown == details.decision.type.rawValue)
+        }
+    }
+
+    /// Fastfill (seed 002, `fastfill`): the data page and the chip, no face; the result screen
+    /// says the details were read and shows the reference, and no decision ever comes: the
+    /// backend extracted the data and decided nothing.
+    @Test func aPersonHasTheirPassportReadWithoutAFaceAndNothingIsDecided() async throws {
+        var options = DemoStack.Options()
+        options.workflow = "fastfill"
+        options.resultSeconds = 60
+        try await withStation(options, failure: "fastfill-failure") { stack, browser in
+            try await startAndConsent(browser)
+            _ = try await browser.waitFor("main[data-screen='scan'] section[data-part='front']", limit: .seconds(60))
+            try await screen(browser, "confirmation", limit: .seconds(60))
+            try await browser.click("button[data-action='confirm']")
+            try await screen(browser, "nfc")
+            try await screen(browser, "result", limit: .seconds(90))
+            let box = try await browser.waitFor("#decision[data-decision='extracted']", limit: .seconds(30))
+            #expect(try await browser.text(box).contains("Reference"))
+            let referenceText = try await browser.text(try await browser.waitFor("#reference"))
+            try await shoot(browser, "fastfill-01-result")
+
+            // The backend got the page and the chip, no face, and decided nothing.
+            let execution = try #require(referenceText.split(separator: " ").last.map(String.init))
+            let store = try SQLiteReferenceStore(path: stack.database)
+            var record: Data?
+            for _ in 0..<100 where record == nil {
+                record = try await store.execution(clientId: stack.clientID, executionId: execution)?.result
+                if record == nil { try await Task.sleep(for: .milliseconds(200)) }
+            }
+            let details = try JSONDecoder().decode(WorkflowExecutionDetails.self, from: try #require(record))
+            #expect(details.decision.type == .NOT_EXECUTED)
+            #expect(details.idResult?.extractionMethod == "nfc")
+            #expect(details.capabilities.chipAuthentication.first { $0.id == "passiveAuthentication" }?.decision == .PASSED)
+            #expect(details.faceResult == nil)
+            let categories = Set(try await store.parts(executionId: execution).map(\.category))
+            #expect(categories == [.ID])
+            // The screen still says what it said: no decision came.
+            #expect(try await browser.attribute("data-decision", of: try await browser.waitFor("#decision")) == "extracted")
+        }
     }
 
     /// Seed 004 at the station: a returning person types (or scans) the reference of their

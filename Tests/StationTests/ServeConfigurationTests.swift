@@ -107,6 +107,7 @@ import Vision
         let config = try Configuration.parse("""
             vision:
               models: /var/lib/idkiosk/models
+              min-analysed-fps: 2
               document:
                 field-of-view: 75
                 min-area-percent: 20
@@ -120,6 +121,8 @@ import Vision
                 mrz-timeout: 9
             """)
         #expect(config.vision.models == "/var/lib/idkiosk/models")
+        #expect(config.vision.minimumAnalysedFramesPerSecond == 2)
+        #expect(try Configuration.parse("").vision.minimumAnalysedFramesPerSecond == CameraCapture.Settings(name: "").minimumAnalysedFramesPerSecond)
         var settings = CameraCapture.Settings(name: "")
         config.vision.document.apply(to: &settings)
         #expect(settings.documentFinder.horizontalFieldOfView == 75)
@@ -157,6 +160,7 @@ import Vision
         ("journey:\n  bogus: 1\n", "journey.bogus"),
         ("vision:\n  models: models\n", "vision.models"),
         ("vision:\n  document:\n    max-tilt: 90\n", "vision.document.max-tilt"),
+        ("vision:\n  min-analysed-fps: 0\n", "vision.min-analysed-fps"),
         ("vision:\n  document:\n    min-area: 12\n", "vision.document.min-area"),
         ("vision:\n  face:\n    max-roll: 90\n", "vision.face.max-roll"),
         ("vision:\n  face:\n    min-width-percent: 60\n    max-width-percent: 40\n", "vision.face.min-width-percent"),

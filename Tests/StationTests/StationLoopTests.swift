@@ -5,6 +5,7 @@ import KioskTestKit
 import ScanFlow
 import Station
 import Testing
+import VirtualPassport
 
 /// The station loop end to end: fake camera and reader, the real reference backend over
 /// loopback HTTP, a real outbox file, and the autopilot answering the screens.
@@ -43,6 +44,79 @@ import Testing
                 entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
             }
             #expect(await station.loop.currentPhase == .idle)
+        }
+    }
+
+    /// The ID card journey (`id-card-chip-face`): the front, `nextPart`, the back, the chip
+    /// opened with the key read from the back's MRZ (a TD1 card has none on its front), the face.
+    @Test func idCardFrontBackChipAndFaceJourneyEndsWithTheBackendsDecision() async throws {
+        var options = StationHarness.Options()
+        options.preset = .idCardChipFace
+        options.mrz = DemoIDCard.mrz
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = try #require(station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first)
+            #expect(result.isSuccess, "\(result)")
+            #expect(result.credentials.first?.chipRead == true)
+            let steps = station.display.messages.compactMap { if case .step(let s) = $0 { s } else { nil } }
+            // One two-sided part: the person is told to turn the card between its sides.
+            #expect(steps.contains(.started(.multipart, .docFinder)))
+            let turn = try #require(steps.firstIndex(of: .nextPart(.back)))
+            let chip = try #require(steps.firstIndex(of: .addonScanPart(.nfc)))
+            #expect(turn < chip)
+            #expect(steps.contains(.canFinish(.face)))
+            // The chip was opened with the key the camera read from the back.
+            #expect(station.chip.keysTried.withLock { $0 } == [StationHarness.chipKey])
+            try await station.display.waitForScreen("decision") {
+                if case .decision(_, let decision?) = $0 { decision.isEmpty == false } else { false }
+            }
+            guard case .decision(let reference, _) = station.display.screens.last(where: {
+                if case .decision(_, .some) = $0 { true } else { false }
+            }) else { throw TestFailure("no decision") }
+            let parts = try await station.store.parts(executionId: reference)
+            #expect(Set(parts.map(\.classifier)) == [.front, .back, .nfc, .face])
+            // The station asked for an identity card, and the backend read the chip's TD1 zone as one.
+            #expect(parts.first { $0.classifier == .front }?.filter?.type?.values == [.ID_CARD])
+            let row = try #require(try await station.store.execution(clientId: station.clientId, executionId: reference))
+            let details = try JSONDecoder().decode(WorkflowExecutionDetails.self, from: try #require(row.result))
+            #expect(details.idResult?.idType == .ID_CARD)
+            #expect(details.idResult?.idSubType == "TD1")
+            #expect(details.idResult?.extractionMethod == "nfc")
+        }
+    }
+
+    /// Fastfill (seed 002): the data page and the chip, no face; the finalize says extraction
+    /// only, so the backend extracts and decides nothing, and the station waits for no decision.
+    @Test func fastfillReadsTheDocumentWithoutAFaceAndTheBackendDecidesNothing() async throws {
+        var options = StationHarness.Options()
+        options.preset = .fastfill
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
+            let result = try #require(station.display.messages.compactMap { if case .finished(let r) = $0 { r } else { nil } }.first)
+            #expect(result.isSuccess, "\(result)")
+            #expect(!result.verification)
+            #expect(result.credentials.map(\.category) == [.id])
+            #expect(result.credentials.first?.chipRead == true)
+            let steps = station.display.messages.compactMap { if case .step(let s) = $0 { s } else { nil } }
+            #expect(!steps.contains { if case .started(.face, _) = $0 { true } else { false } })
+            // The reference for staff, and no decision: none is asked for.
+            try await station.display.waitForScreen("reference") { if case .decision(_, nil) = $0 { true } else { false } }
+            guard case .decision(let reference, nil) = station.display.screens.last(where: { if case .decision = $0 { true } else { false } }) else {
+                throw TestFailure("no reference")
+            }
+            // The outbox delivers the journey (the finalize last).
+            for _ in 0..<250 where try await station.outbox.stats().records > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            let row = try #require(try await station.store.execution(clientId: station.clientId, executionId: reference))
+            let details = try JSONDecoder().decode(WorkflowExecutionDetails.self, from: try #require(row.result))
+            #expect(details.decision.type == .NOT_EXECUTED)
+            #expect(details.idResult?.extractionMethod == "nfc")
+            #expect(details.faceResult == nil)
+            #expect(Set(try await station.store.parts(executionId: reference).map(\.category)) == [.ID])
+            // Nothing more comes: the station never shows a decision for it.
+            try await station.display.wait(for: "idle again") { entries in
+                entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
+            }
+            #expect(!station.display.screens.contains { if case .decision(_, .some) = $0 { true } else { false } })
         }
     }
 

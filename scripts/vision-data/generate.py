@@ -408,6 +408,28 @@ def make_sequence(path, cls, side, seed, template, bg_name, plan, given_mrz=None
     return frames
 
 
+def make_card_sequence(path, seed, template, bg_name, front_plan, back_plan, given_mrz=None):
+    """Renders an identity card shown front, then back (the ID card journey): the front
+    slides in and is held, the card is taken away, and its back slides in and is held.
+    Writes PATH.mjpeg and PATH.json as make_sequence does; the back's frames carry the
+    TD1 zone of the same holder."""
+    frames = 0
+    with open(path + ".mjpeg", "wb") as out:
+        truth = []
+        for side, plan in (("front", front_plan), ("back", back_plan)):
+            part = path + "-" + side
+            frames += make_sequence(part, "TD1", side, seed, template, bg_name, plan, given_mrz=given_mrz)
+            with open(part + ".mjpeg", "rb") as f:
+                out.write(f.read())
+            with open(part + ".json") as f:
+                truth += json.load(f)
+            os.remove(part + ".mjpeg")
+            os.remove(part + ".json")
+    with open(path + ".json", "w") as f:
+        json.dump(truth, f)
+    return frames
+
+
 def c_visible(corners, frame_size):
     c = np.asarray(corners)
     fw, fh = frame_size
@@ -426,6 +448,11 @@ SEQUENCES = [
      {"empty": 0.5, "slide": 1.1, "tilt_fix": 1.6, "hold": 1.8, "area": 0.4, "centre": (640, 360), "from": (-0.9, 0.2),
       "rotation": 1.0, "tilt": 2.5, "tilt_start": 28.0, "axis": 80.0, "hand_leaves": 1.0}),
 ]
+# The demo's identity card: front, then back (whose MRZ opens the chip), each held for a while.
+DEMO_CARD_FRONT = {"empty": 0.6, "slide": 1.0, "hold": 3.4, "area": 0.3, "centre": (640, 360), "from": (0.9, 0.0),
+                   "rotation": 1.0, "tilt": 2.0, "tilt_start": 2.0, "axis": 10.0}
+DEMO_CARD_BACK = {"empty": 0.8, "slide": 1.0, "hold": 4.4, "area": 0.3, "centre": (640, 360), "from": (0.9, 0.0),
+                  "rotation": -1.0, "tilt": 2.0, "tilt_start": 2.0, "axis": 10.0}
 DEMO_PLAN = {"empty": 0.7, "slide": 1.2, "hold": 3.1, "area": 0.42, "centre": (640, 360), "from": (0.9, 0.0),
              "rotation": 1.5, "tilt": 2.0, "tilt_start": 2.0, "axis": 10.0}
 
@@ -560,8 +587,9 @@ def main():
         d = os.path.join(out, "sequences")
         os.makedirs(d, exist_ok=True)
         make_sequence(os.path.join(d, "demo-document"), "TD3", "data", 41, 0, "felt", DEMO_PLAN, given_mrz=demo)
+        make_card_sequence(os.path.join(d, "demo-idcard"), 42, 2, "felt", DEMO_CARD_FRONT, DEMO_CARD_BACK, given_mrz=demo)
         stamp["demo"] = demo_hash
-        did.append("demo recording")
+        did.append("demo recordings")
         print("  %-15s %6.1f s" % ("demo recording", time.time() - t0))
     with open(stamp_path, "w") as f:
         json.dump(stamp, f, indent=1)

@@ -188,9 +188,13 @@ class GivenTD3(Holder):
         self.expiry = _date6(l2[21:27], past=False)
         self.issue = (self.expiry[0] - 10, self.expiry[1], self.expiry[2])
         self._lines = list(lines)
+        # The same person's identity card (the demo's ID card journey): no optional data.
+        self.td1_code = "I<"
+        self.optional_td1 = ""
 
     def mrz(self, cls):
-        return list(self._lines)
+        """The given lines for a passport page; the same holder's zone for a card."""
+        return list(self._lines) if cls == "TD3" else Holder.mrz(self, cls)
 
 
 def _date6(text, past):

@@ -331,6 +331,14 @@ public struct PartResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// `FinalizeRequest`: the optional body of a finalize. `extractionOnly` (seed 002 Fastfill):
+/// the backend extracts the document's data and makes no verification decision (no face is
+/// compared or checked for liveness); the decision is `NOT_EXECUTED`.
+public struct FinalizeRequest: Codable, Hashable, Sendable {
+    public var extractionOnly: Bool?
+    public init(extractionOnly: Bool? = nil) { self.extractionOnly = extractionOnly }
+}
+
 /// `StatusResponse`.
 public struct StatusResponse: Codable, Hashable, Sendable {
     public struct WorkflowExecution: Codable, Hashable, Sendable {

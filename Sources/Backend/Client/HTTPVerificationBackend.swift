@@ -141,9 +141,11 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         }
     }
 
-    public func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse {
-        try await send(
-            .finalize, method: .PUT, path: try executionPath(execution, .finalize), body: nil,
+    public func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse {
+        // A verification's finalize has no body, as before; Fastfill's says it is extraction only.
+        let body = extractionOnly ? try? JSONEncoder().encode(FinalizeRequest(extractionOnly: true)) : nil
+        return try await send(
+            .finalize, method: .PUT, path: try executionPath(execution, .finalize), body: body,
             extraHeaders: [("X-Session-Token", execution.sessionToken)], idempotent: true
         )
     }

@@ -51,7 +51,7 @@ public struct OutboxSender<C: Clock>: Service where C.Duration == Duration {
             do {
                 switch record.item {
                 case .part(let upload): _ = try await backend.uploadPart(upload)
-                case .finalize(let execution): _ = try await backend.finalize(execution)
+                case .finalize(let execution, let extractionOnly): _ = try await backend.finalize(execution, extractionOnly: extractionOnly)
                 }
             } catch {
                 failure = error

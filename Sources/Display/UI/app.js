@@ -234,6 +234,7 @@
     if (stationScreen.name === "decision") return onDecision(stationScreen);
     app.station = stationScreen;
     app.journey = null;
+    app.lastResult = null;
     closeModal();
     app.language = app.config.defaultLanguage;
     switch (stationScreen.name) {
@@ -335,8 +336,10 @@
       show("result", () => h("section", { class: "centered result" }, h("h1", {}, t("decision.title"))));
     }
     const place = () => {
-      const known = decision.decision ? "decision." + decision.decision : "decision.pending";
-      const box = h("div", { class: "decision", id: "decision", "data-decision": decision.decision || "pending" },
+      // After Fastfill (extraction only) nothing is decided: the reference is for staff.
+      const extracted = !decision.decision && app.lastResult && app.lastResult.verification === false;
+      const known = decision.decision ? "decision." + decision.decision : extracted ? "decision.extracted" : "decision.pending";
+      const box = h("div", { class: "decision", id: "decision", "data-decision": decision.decision || (extracted ? "extracted" : "pending") },
         h("p", { class: "lead" }, t(has(known) ? known : "decision.pending")),
         h("p", { class: "code", id: "reference" }, t("decision.reference", { reference: decision.reference })));
       const old = document.getElementById("decision");
@@ -668,6 +671,8 @@
     const prompt = document.getElementById("prompt");
     prompt.textContent = update.nextPart ? t("scan.nextPart") : update.nextPosition ? t("scan.nextPosition") : promptText(state);
     prompt.dataset.state = state ? state.state : "";
+    // The side the person is asked to show next (a card's back after `nextPart`).
+    prompt.dataset.side = update.nextPart && journey.side ? journey.side : "";
     const tilt = state && state.state === "tilt" ? state : null;
     document.getElementById("tilt-slot").replaceChildren(...(tilt ? [tiltGauge(tilt.current, tilt.target)] : []));
     document.getElementById("notices").replaceChildren(...[
@@ -1013,6 +1018,7 @@
 
   function onFinished(result) {
     closeModal();
+    app.lastResult = result;
     if (app.journey) app.journey.ended = true;
     const error = result.error;
     if (result.isSuccess && result.authentication === "SUCCESS") {

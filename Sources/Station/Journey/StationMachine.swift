@@ -125,6 +125,9 @@ struct StationMachine {
         /// FRONT_FULL_FRAME or BACK_FULL_FRAME among them).
         var fullFrameCredentials: Set<String> = []
         var finalized = false
+        /// A Fastfill journey finalised for extraction only: the backend decides nothing, so
+        /// no decision is awaited.
+        var extractionOnly = false
         /// An Authentication's enrollment: its outcome waits for the backend's decision.
         var authentication: AuthenticationReference?
         /// The station's face checks, by face credential, for the journey's result.
@@ -525,8 +528,10 @@ struct StationMachine {
             } catch {
                 return [.log(LogLine(level: .error, message: "chip data could not be encoded", metadata: ["error": "\(error)"]))]
             }
-        case .finalize:
-            return [.enqueue(.finalize(journey.execution))]
+        case .finalize(let extractionOnly):
+            journey.extractionOnly = extractionOnly
+            state = .journey(journey)
+            return [.enqueue(.finalize(journey.execution, extractionOnly: extractionOnly))]
         case .scheduleTimeout(let timeout, let after):
             return [.schedule(.flow(timeout), after: after)]
         case .cancelTimeout(let kind):
@@ -573,7 +578,9 @@ struct StationMachine {
         actions.append(.metric(.journeyDuration(now - ended.startedAt)))
         guard !stopping else { return actions }
         if ended.finalized {
-            actions += [.showScreen(.decision(reference: ended.execution.workflowExecutionId, decision: nil)), .awaitDecision(ended.execution)]
+            // The reference for staff; a Fastfill journey's stays without a decision (none is made).
+            actions.append(.showScreen(.decision(reference: ended.execution.workflowExecutionId, decision: nil)))
+            if !ended.extractionOnly { actions.append(.awaitDecision(ended.execution)) }
         }
         return actions + [.schedule(.resultOver(generation: generation), after: settings.resultScreen)]
     }

@@ -131,6 +131,7 @@ public struct StationApp: Sendable {
         c.vision.document.apply(to: &cameraSettings)
         c.vision.face.apply(to: &cameraSettings)
         cameraSettings.modelsFolder = c.vision.models
+        cameraSettings.minimumAnalysedFramesPerSecond = c.vision.minimumAnalysedFramesPerSecond
         let camera = CameraCapture(
             settings: cameraSettings,
             flash: flash, preview: preview,

@@ -123,7 +123,8 @@ final class FakeCamera: CaptureDevice, Sendable {
             try? await Task.sleep(for: .milliseconds(5))
             if Task.isCancelled { return }
             report(.update(.extractionState(.holdStill)))
-            let key = side == .front ? chipKey : nil
+            // The key is read where the MRZ is: a passport's data page, a card's back.
+            let key = side == (request.part == .multipart ? .back : .front) ? chipKey : nil
             if side == .face, let face {
                 report(.evidence(.livenessFrame(index: 0, jpeg: face)))
                 report(.evidence(.liveness(Self.livenessRecord(compared: request.portrait != nil))))

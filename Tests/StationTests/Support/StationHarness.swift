@@ -47,6 +47,8 @@ struct StationHarness: Sendable {
         var inactivity: Duration = .seconds(60)
         var grace: Duration = .seconds(15)
         var preset: Configuration.WorkflowPreset = .passportChipFace
+        /// The document's MRZ, on its chip (the camera reads ``StationHarness/chipKey`` from it).
+        var mrz: [String] = StationHarness.mrz
         var resultScreen: Duration = .milliseconds(200)
         /// Whether the outbox sender runs during the journey (the backend "is up").
         var sender = true
@@ -79,7 +81,7 @@ struct StationHarness: Sendable {
             let starter = JourneyStarter(
                 backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
             let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
-            let chip = try FakeChip(options.chip, mrz: mrz, issuer: issuer)
+            let chip = try FakeChip(options.chip, mrz: options.mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
                 ? Autopilot(wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, logger: logger) : nil
