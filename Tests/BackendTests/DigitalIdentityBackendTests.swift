@@ -77,7 +77,7 @@ import Testing
             do {
                 _ = try await client.digitalIdentity(execution, credentialId: "00000000-0000-0000-0000-000000000000")
                 Issue.record("a credential without a hand-off has no status")
-            } catch {
+            } catch let error as BackendError {
                 #expect(error.kind == .forbidden && error.httpStatus == 404)
             }
         }
