@@ -68,6 +68,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "COpenJPEG", pkgConfig: "libopenjp2", providers: [.apt(["libopenjp2-7-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libqrencode (LGPL-2.1+, linked dynamically): the Digital Identity hand-off's QR code.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Tesseract: only the vision benchmark's MRZ baseline links it.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -101,7 +103,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // Frames, pixel formats, conversion, JPEG and JPEG 2000: no device, network or flow module.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG"], swiftSettings: strict),
+        // QR codes (libqrencode) are drawn here too: a string in, modules and an image out.
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG", "CQREncode"], swiftSettings: strict),
         // What a frame shows (documents, their MRZ); pure like Imaging: frames in, values out.
         .target(name: "Vision", dependencies: ["Imaging", "COpenCV", "CDlib"], swiftSettings: strict),
         .target(
@@ -226,7 +229,7 @@ let package = Package(
         .target(
             name: "Display",
             dependencies: [
-                "ScanFlow",
+                "ScanFlow", "Imaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -397,7 +400,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"], swiftSettings: strict),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "MRTD", "KioskTestKit"], swiftSettings: strict),
         .testTarget(name: "CameraTests", dependencies: ["Camera", "Imaging", "CV4L2", "KioskTestKit"], swiftSettings: strict),
         .testTarget(

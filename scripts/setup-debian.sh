@@ -8,6 +8,9 @@ packages=(
     pkg-config libpcsclite-dev libssl-dev libeac-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
     # Vision: OpenCV core and imgproc behind the COpenCV shim; dlib (faces) behind CDlib
     libopencv-dev libpng-dev libdlib-dev
+    # the Digital Identity hand-off's QR code (libqrencode, LGPL-2.1+); its tests read it back
+    # with ZBar's zbarimg, a decoder we did not write
+    libqrencode-dev zbar-tools
     # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)
     libv4l-dev libtesseract-dev tesseract-ocr-eng
     # the real PC/SC stack the tests and the demo use

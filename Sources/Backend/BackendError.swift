@@ -38,6 +38,7 @@ public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
         case finalize = 40
         case status = 50
         case retrieve = 51
+        case digitalIdentity = 52
         case encryptionKey = 60
 
         public var description: String {
@@ -49,6 +50,7 @@ public struct BackendError: Error, Hashable, Sendable, CustomStringConvertible {
             case .finalize: "finalize"
             case .status: "status"
             case .retrieve: "retrieve"
+            case .digitalIdentity: "digitalIdentity"
             case .encryptionKey: "encryptionKey"
             }
         }

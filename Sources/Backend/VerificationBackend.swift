@@ -15,6 +15,16 @@ public protocol VerificationBackend: Sendable {
     func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails
+    /// `GET .../credentials/{id}/digital-identity`: where the credential's Digital Identity
+    /// hand-off stands (the station asks while the person is on their phone).
+    func digitalIdentity(_ execution: ExecutionRef, credentialId: String) async throws(BackendError) -> DigitalIdentityStatus
+}
+
+extension VerificationBackend {
+    /// A backend that offers no Digital Identity has no hand-off to tell about.
+    public func digitalIdentity(_ execution: ExecutionRef, credentialId: String) async throws(BackendError) -> DigitalIdentityStatus {
+        throw BackendError(.notConfigured, call: .digitalIdentity, message: "this backend offers no Digital Identity")
+    }
 }
 
 extension VerificationBackend {

@@ -25,6 +25,9 @@ public actor DisplayHub {
     private let encoder: JSONEncoder
     private var clients: [DisplayClientID: AsyncStream<String>.Continuation] = [:]
     private var replay: [Replayed] = []
+    /// The Digital Identity hand-off of the running journey, for `/handoff-qr.svg`; nil
+    /// outside one (it holds a one-time token: gone with the journey).
+    public private(set) var currentHandoff: DigitalHandoff?
     private var nextClient: UInt64 = 1
     private let inputContinuation: AsyncStream<(DisplayInput, DisplayClientID)>.Continuation
 
@@ -134,6 +137,11 @@ public actor DisplayHub {
     }
 
     private func remember(_ event: DisplayEvent, text: String) {
+        switch event {
+        case .flow(.digitalHandoff(let handoff)): currentHandoff = handoff
+        case .station, .flow(.initialized), .flow(.finished): currentHandoff = nil
+        default: break
+        }
         switch event {
         case .station(.documentLifted), .station(.documentReturned):
             break  // notices within the journey's chip read: transient

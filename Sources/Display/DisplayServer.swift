@@ -2,8 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
+import Imaging
 public import Logging
 import NIOCore
+import ScanFlow
 public import ServiceLifecycle
 
 /// The station's local display server: the Default UI page, the events WebSocket, the camera
@@ -13,7 +15,9 @@ public import ServiceLifecycle
 /// - `GET /`: the Default UI (`index.html`); its files at `/app.js`, `/app.css`, `/i18n/<language>.json`, `/logo`;
 /// - `GET /events`: WebSocket; JSON text frames both ways (docs/events.md, docs/integrators.md);
 /// - `GET /preview.mjpeg`: `multipart/x-mixed-replace` JPEG frames from the `PreviewSource`;
-/// - `GET /config.json`: theme, languages, default language.
+/// - `GET /config.json`: theme, languages, default language;
+/// - `GET /handoff-qr.svg`: the running journey's Digital Identity hand-off address as a QR
+///   code (SVG), 404 when none is on screen.
 ///
 /// When a token is configured, every request must present it (`Authorization: Bearer`,
 /// `?token=`, or the cookie the page sets), else 401.
@@ -93,6 +97,10 @@ public struct DisplayServer: Service {
             guard let preview else { return Response(status: .notFound) }
             return MJPEGStream.response(frames: preview.previewFrames(), logger: logger)
         }
+        router.get("/handoff-qr.svg") { [hub, logger] _, _ in
+            guard let handoff = await hub.currentHandoff else { return Response(status: .notFound) }
+            return Self.handoffQR(handoff, logger: logger)
+        }
         router.get("/events") { _, _ in
             Response(status: .badRequest, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "WebSocket only\n")))
         }
@@ -155,6 +163,28 @@ public struct DisplayServer: Service {
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
         + "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    /// The hand-off's address as a QR code a phone's camera reads off the screen: SVG, so it
+    /// stays sharp at any size, with the standard's quiet zone. Never cached: it holds a
+    /// one-time token.
+    static func handoffQR(_ handoff: DigitalHandoff, logger: Logger) -> Response {
+        let code: QRCode
+        do throws(ImagingError) {
+            code = try QRCode(handoff.url, errorCorrection: .medium)
+        } catch {
+            // The backend's address does not fit a QR code (or is empty): the text below it remains.
+            logger.error("hand-off address cannot be drawn as a QR code", metadata: ["provider": "\(handoff.provider)", "error": "\(error)"])
+            return Response(status: .unprocessableContent)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'", .xContentTypeOptions: "nosniff",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: code.svg(label: "QR code of the address to open on your phone")))
+        )
+    }
 
     static func file(_ file: UIAssets.File?) -> Response {
         guard let file else { return Response(status: .notFound) }

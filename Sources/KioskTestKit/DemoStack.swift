@@ -92,7 +92,9 @@ public final class DemoStack: Sendable {
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory + "/trust/csca.der") { try await Task.sleep(for: .milliseconds(50)) }
         backendPort = freeTCPPort()
         backend = try ChildProcess(
-            bin + "/idkiosk-backend", ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models],
+            bin + "/idkiosk-backend",
+            ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models]
+                + (options.workflow == "digital-identity" ? ["--simulated-digital-identity"] : []),
             logPath: directory + "/backend.log")
         displayPort = freeTCPPort()
         statusPort = freeTCPPort()

@@ -106,7 +106,8 @@ enum ReferenceChecks {
 
     static func evaluate(
         parts: [StoredPart], definitionKey: Int, today: Date, verifier: any PassiveAuthenticationVerifier, imageQuality: ImageQualityThresholds,
-        faces: any FaceVerifier = NoFaceModels(), enrollmentFace: [UInt8]? = nil, extractionOnly: Bool = false
+        faces: any FaceVerifier = NoFaceModels(), enrollmentFace: [UInt8]? = nil, digitalIdentities: [DigitalIdentityOutcome] = [],
+        extractionOnly: Bool = false
     ) -> Outcome {
         if definitionKey == WorkflowDefinition.authenticationKey {
             return authenticate(parts: parts, enrollmentFace: enrollmentFace, imageQuality: imageQuality, faces: faces)
@@ -114,6 +115,11 @@ enum ReferenceChecks {
         var outcome = Outcome()
         var caps = imageCapabilities(parts, thresholds: imageQuality)
         var requiredNotExecuted = false
+        // A Digital Identity the provider verified stands for the ID credential's document;
+        // one the person never finished (they used a document instead) decides nothing.
+        for digital in digitalIdentities where digital.status.status == .VERIFIED {
+            caps.extraction.append(CapabilityResult(id: "extraction-DIGITAL_IDENTITY", credentialId: digital.credentialId, decision: .PASSED))
+        }
 
         let idParts = parts.filter { $0.category == .ID }
         let idCredential = idParts.first?.credentialId

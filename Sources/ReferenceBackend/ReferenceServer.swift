@@ -26,6 +26,12 @@ public struct ReferenceServer: Sendable {
         /// Whether an ID credential asks for the camera's whole frames beside the crops
         /// (FRONT_FULL_FRAME, BACK_FULL_FRAME among its parts).
         public var fullFrames = false
+        /// The Digital Identity providers offered to ID credentials that accept one; none by
+        /// default: the only one the reference backend has is simulated (its page lets anyone
+        /// share an identity), for demos and tests.
+        public var digitalIdentityProviders: [DigitalIdentityProvider] = []
+        /// How long a Digital Identity hand-off may be used, in seconds.
+        public var handoffLifetime: Double = 600
 
         public init(publicBaseURL: String? = nil) {
             self.publicBaseURL = publicBaseURL
@@ -35,12 +41,15 @@ public struct ReferenceServer: Sendable {
     let store: any ReferenceStore
     let configuration: Configuration
     let faults: FaultPlan?
+    /// The open Digital Identity hand-offs (in memory: they last minutes).
+    let handoffs: HandoffRegistry
 
     /// - Parameter faults: injected failures for fault tests and demos; nil in production.
     public init(store: any ReferenceStore, configuration: Configuration = .init(), faults: FaultPlan? = nil) {
         self.store = store
         self.configuration = configuration
         self.faults = faults
+        handoffs = HandoffRegistry(lifetime: configuration.handoffLifetime)
     }
 
     /// The router with every route of the API.
@@ -67,6 +76,13 @@ public struct ReferenceServer: Sendable {
         router.get("\(execution)/status") { request, context in
             await respond { () throws(APIFailure) in try await status(request, context) }
         }
+        router.get("\(execution)/credentials/:credentialId/digital-identity") { request, context in
+            await respond { () throws(APIFailure) in try await digitalIdentity(request, context) }
+        }
+        // The person's phone: the hand-off page stands in for the provider's app (no bearer
+        // token: the address's one-time token is the secret).
+        router.get("/handoff/:token") { request, context in await handoffPage(request, context) }
+        router.post("/handoff/:token") { request, context in await handoffAnswer(request, context) }
         router.get("/api/v1/encryption-key") { request, _ in
             await respond { () throws(APIFailure) in
                 _ = try await authorize(request)
@@ -166,6 +182,7 @@ public struct ReferenceServer: Sendable {
                 response.workflowExecution.credentials[index] = credential
             }
         }
+        try await offerDigitalIdentities(&response, request: account, baseURL: base)
         return try json(response)
     }
 
@@ -240,10 +257,11 @@ public struct ReferenceServer: Sendable {
         let now = store.now()
         let (definitionKey, verifier, imageQuality, faces) = (row.definitionKey, configuration.passiveAuthentication, configuration.imageQuality, configuration.faces)
         let enrollmentFace = enrollment
+        let digital = await handoffs.outcomes(executionId: row.id, now: now).map { DigitalIdentityOutcome(credentialId: $0.credentialId, status: $0.status) }
         let outcome = try await offload {
             ReferenceChecks.evaluate(
                 parts: parts, definitionKey: definitionKey, today: now, verifier: verifier, imageQuality: imageQuality, faces: faces,
-                enrollmentFace: enrollmentFace, extractionOnly: extractionOnly)
+                enrollmentFace: enrollmentFace, digitalIdentities: digital, extractionOnly: extractionOnly)
         }
         let stamp = ISO8601DateFormatter()
         let details = WorkflowExecutionDetails(
@@ -328,7 +346,7 @@ public struct ReferenceServer: Sendable {
     // MARK: Authorization
 
     /// The client of the request's bearer token.
-    private func authorize(_ request: Request) async throws(APIFailure) -> String {
+    func authorize(_ request: Request) async throws(APIFailure) -> String {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
             throw APIFailure(.unauthorized, .INVALID_TOKEN, "bearer token required", bearerChallenge: true)
         }
@@ -340,7 +358,7 @@ public struct ReferenceServer: Sendable {
     }
 
     /// The execution of the path, when it is this client's; another client's is "not found".
-    private func ownedExecution(_ clientId: String, _ context: BasicRequestContext) async throws(APIFailure) -> (ExecutionRow, String) {
+    func ownedExecution(_ clientId: String, _ context: BasicRequestContext) async throws(APIFailure) -> (ExecutionRow, String) {
         let accountId = try parameter("accountId", context)
         let executionId = try parameter("executionId", context)
         guard var row = try await db({ try await store.execution(clientId: clientId, accountId: accountId, executionId: executionId) }) else {
@@ -357,7 +375,7 @@ public struct ReferenceServer: Sendable {
     }
 
     /// The session token must be the execution's, and the execution still open.
-    private func checkSession(_ request: Request, _ row: ExecutionRow) async throws(APIFailure) {
+    func checkSession(_ request: Request, _ row: ExecutionRow) async throws(APIFailure) {
         guard let token = request.headers[HTTPField.Name("X-Session-Token")!],
               StoreSecrets.constantTimeEqual(StoreSecrets.hash(Array(token.utf8)), row.sessionTokenHash)
         else {
@@ -373,7 +391,7 @@ public struct ReferenceServer: Sendable {
 
     // MARK: Helpers
 
-    private func parameter(_ name: String, _ context: BasicRequestContext) throws(APIFailure) -> String {
+    func parameter(_ name: String, _ context: BasicRequestContext) throws(APIFailure) -> String {
         guard let value = context.parameters.get(name), !value.isEmpty else {
             throw APIFailure(.badRequest, .INVALID_REQUEST, "missing \(name)")
         }
@@ -420,7 +438,7 @@ public struct ReferenceServer: Sendable {
         }
     }
 
-    private func json(_ value: some Encodable) throws(APIFailure) -> Response {
+    func json(_ value: some Encodable) throws(APIFailure) -> Response {
         Self.raw(try encode(value), status: .ok)
     }
 

@@ -18,6 +18,11 @@ extension Configuration {
         /// passed earlier (seed 004 Authentication); a display starts it with the reference
         /// (`journey.start: [reference]`).
         case authentication
+        /// The passport (data page and chip) or a Digital Identity on the person's phone
+        /// (seed 000's `Jumio.Document.Digital`): the station shows the provider's hand-off
+        /// as a QR code and waits for the backend to hear the provider's outcome. No face:
+        /// the provider authenticates the person itself.
+        case digitalIdentity = "digital-identity"
     }
 
     public struct JourneySection: Hashable, Sendable {

@@ -70,6 +70,9 @@ struct Serve: AsyncParsableCommand {
     var csca: String?
     @Flag(help: "Ask for the camera's whole frames beside the document crops (FRONT_FULL_FRAME, BACK_FULL_FRAME among an ID credential's parts).")
     var fullFrames = false
+
+    @Flag(help: "Offer the simulated Digital Identity provider (its hand-off page lets anyone share an identity): demos and tests only, never in production.")
+    var simulatedDigitalIdentity = false
     @Option(help: "The folder of the face models (make vision-models) for similarity and liveness; none: NOT_EXECUTED.")
     var models: String?
     @Option(help: "Face embedding distance below which two faces are one person (dlib's 0.6).")
@@ -96,6 +99,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
         configuration.accessTokenLifetime = tokenLifetime
         configuration.fullFrames = fullFrames
+        configuration.digitalIdentityProviders = simulatedDigitalIdentity ? [.simulated] : []
         configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))

@@ -273,6 +273,65 @@ struct DefaultUIEndToEndIntegrationTests {
         }
     }
 
+    /// A Digital Identity at the station: the person chooses the provider instead of their
+    /// passport; the hand-off's QR code on the screen is read off a screenshot by ZBar (a
+    /// decoder we did not write); the test, as the phone, opens the address it holds and
+    /// shares the identity; the station goes on by itself and the backend records the outcome.
+    @Test(.enabled(if: ZBar.isAvailable, Comment(rawValue: ZBar.skipReason)))
+    func aPersonScansTheHandoffWithTheirPhoneAndTheStationGoesOn() async throws {
+        var options = DemoStack.Options()
+        options.workflow = "digital-identity"
+        options.resultSeconds = 60
+        try await withStation(options, failure: "digital-failure") { stack, browser in
+            try await startAndConsent(browser)
+            try await screen(browser, "selectDocument")
+            try await shoot(browser, "digital-01-select")
+            try await browser.click("button[data-action='digital-reference-eid']")
+
+            // The hand-off: a QR code with its steps and alt text, the address as text, a way out.
+            try await screen(browser, "handoff")
+            try await browser.waitUntil("the QR code drawn", limit: .seconds(15)) {
+                try await browser.execute("const i = document.getElementById('handoff-qr'); return i && i.complete && i.naturalWidth > 0 ? 'yes' : 'no'") == "yes"
+            }
+            let image = try await browser.waitFor("#handoff-qr")
+            let alt = try #require(try await browser.attribute("alt", of: image))
+            #expect(alt.contains("camera"), "\(alt)")
+            _ = try await browser.waitFor("button[data-action='cancelHandoff']")
+            let shownURL = try await browser.text(try await browser.waitFor("#handoff-url"))
+            try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
+            let screenshot = Self.artifacts.appendingPathComponent("digital-02-handoff.png").path
+            try await browser.saveScreenshot(to: screenshot)
+            let decoded = try ZBar.decodeQR(imageAt: screenshot)
+            #expect(decoded == [shownURL], "zbarimg read \(decoded.count) codes")
+            let url = try #require(decoded.first)
+            #expect(url.hasPrefix("http://127.0.0.1:\(stack.backendPort)/handoff/"))
+
+            // The phone opens the address and shares the identity at the (simulated) provider.
+            let opened = try await HandoffPhone.open(url)
+            #expect(opened.status == 200)
+            #expect(opened.page.contains("data-outcome=\"verify\""))
+            try await screen(browser, "thirdParty", limit: .seconds(15))
+            try await shoot(browser, "digital-03-waiting")
+            #expect(try await HandoffPhone.answer(url, outcome: "verify") == 200)
+
+            // The station goes on to the end by itself, and the backend decides.
+            try await screen(browser, "result", limit: .seconds(60))
+            let decision = try await browser.waitFor("#decision:not([data-decision='pending'])", limit: .seconds(60))
+            let shown = try await browser.attribute("data-decision", of: decision)
+            let referenceText = try await browser.text(try await browser.waitFor("#reference"))
+            try await shoot(browser, "digital-04-result")
+            let execution = try #require(referenceText.split(separator: " ").last.map(String.init))
+            let store = try SQLiteReferenceStore(path: stack.database)
+            let record = try #require(try await store.execution(clientId: stack.clientID, executionId: execution)?.result)
+            let details = try JSONDecoder().decode(WorkflowExecutionDetails.self, from: record)
+            #expect(details.capabilities.extraction.map(\.id) == ["extraction-DIGITAL_IDENTITY"])
+            #expect(details.decision.type == .PASSED)
+            #expect(shown == "PASSED")
+            // The one-time address is spent: the phone cannot use it again.
+            #expect(try await HandoffPhone.open(url).status == 410)
+        }
+    }
+
     /// Seed 004 at the station: a returning person types (or scans) the reference of their
     /// enrollment on the idle screen; the face step runs; the backend compares the face with
     /// the enrollment's and the screen says whether it is them. A reference the backend

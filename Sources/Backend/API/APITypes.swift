@@ -42,11 +42,15 @@ public struct CredentialFilter: Codable, Hashable, Sendable {
     public var category: CredentialCategory
     public var country: ValueList<String>?
     public var type: ValueList<IdType>?
+    /// `ID` only: a Digital Identity (seed 000's `Jumio.Document.Digital`) is accepted instead
+    /// of a physical document; the backend offers its providers with hand-off addresses.
+    public var digitalIdentity: Bool?
 
-    public init(category: CredentialCategory, countries: [String]? = nil, types: [IdType]? = nil) {
+    public init(category: CredentialCategory, countries: [String]? = nil, types: [IdType]? = nil, digitalIdentity: Bool? = nil) {
         self.category = category
         self.country = countries.map(ValueList.init)
         self.type = types.map(ValueList.init)
+        self.digitalIdentity = digitalIdentity
     }
 }
 
@@ -163,13 +167,20 @@ public struct CredentialResponse: Codable, Hashable, Sendable {
     public var country: ValueList<String>?
     public var type: ValueList<IdType>?
     public var api: API
+    /// The Digital Identities the person may verify with instead of a document, when the
+    /// request accepted them (`CredentialFilter.digitalIdentity`) and the backend has any.
+    public var digitalIdentities: [DigitalIdentityOffer]?
 
-    public init(id: String, category: CredentialCategory, country: ValueList<String>? = nil, type: ValueList<IdType>? = nil, api: API) {
+    public init(
+        id: String, category: CredentialCategory, country: ValueList<String>? = nil, type: ValueList<IdType>? = nil, api: API,
+        digitalIdentities: [DigitalIdentityOffer]? = nil
+    ) {
         self.id = id
         self.category = category
         self.country = country
         self.type = type
         self.api = api
+        self.digitalIdentities = digitalIdentities
     }
 }
 

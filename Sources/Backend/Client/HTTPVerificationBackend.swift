@@ -158,6 +158,13 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         try await send(.retrieve, method: .GET, path: try executionPath(execution, .retrieve), body: nil, idempotent: true)
     }
 
+    public func digitalIdentity(_ execution: ExecutionRef, credentialId: String) async throws(BackendError) -> DigitalIdentityStatus {
+        try await send(
+            .digitalIdentity, method: .GET,
+            path: try executionPath(execution, .digitalIdentity) + "/credentials/\(try segment(credentialId, .digitalIdentity))/digital-identity",
+            body: nil, extraHeaders: [("X-Session-Token", execution.sessionToken)], idempotent: true)
+    }
+
     // MARK: Token
 
     /// A fresh access token, fetched once for all concurrent callers.

@@ -959,15 +959,26 @@
     app.journey.handoff = handoff;
   }
 
+  // The hand-off as a QR code the phone's camera opens (drawn by the station from the
+  // address, /handoff-qr.svg), the steps for someone who never scanned one, and the address
+  // as text for those who type it. Cancel is always there.
   function showHandoff(waiting) {
     const handoff = app.journey.handoff || { provider: "", url: "" };
     const provider = providerTitle(handoff.provider);
+    app.journey.handoffShown = (app.journey.handoffShown || 0) + (waiting ? 0 : 1);
+    const qr = "/handoff-qr.svg?n=" + app.journey.handoffShown + (token ? "&token=" + encodeURIComponent(token) : "");
+    const cancel = button("cancelHandoff", t("app.cancel"), confirmCancel, "secondary");
     show(waiting ? "thirdParty" : "handoff", () => h("section", { class: "centered" },
       h("h1", {}, t("handoff.title")),
-      waiting ? [spinner(), h("p", { class: "lead" }, t("handoff.waiting", { provider }))]
+      waiting ? [spinner(), h("p", { class: "lead" }, t("handoff.waiting", { provider })), h("div", { class: "actions" }, cancel)]
         : [h("p", { class: "lead" }, t("handoff.text", { provider })),
-          h("p", { class: "handoff-url" }, handoff.url),
-          h("div", { class: "actions" }, button("handoffConfirmed", t("handoff.opened"), () => send("handoffConfirmed")))]));
+          h("div", { class: "handoff" },
+            h("img", { id: "handoff-qr", class: "handoff-qr", src: qr, alt: t("handoff.qrAlt", { provider }), width: 360, height: 360 }),
+            h("ol", { class: "handoff-steps" },
+              h("li", {}, t("handoff.step1")), h("li", {}, t("handoff.step2")), h("li", {}, t("handoff.step3", { provider })))),
+          h("p", {}, t("handoff.typeIt")),
+          h("p", { class: "handoff-url", id: "handoff-url" }, handoff.url),
+          h("div", { class: "actions" }, cancel, button("handoffConfirmed", t("handoff.opened"), () => send("handoffConfirmed")))]));
   }
 
   function providerTitle(id) {

@@ -57,6 +57,11 @@ public actor StationLoop {
         /// How often the idle station lets the camera watch the empty platen (also once after
         /// boot and after each journey), so documents are found against it from the first frame.
         public var platenWatchInterval: Duration = .seconds(600)
+        /// How often the station asks the backend about a Digital Identity hand-off on screen.
+        public var handoffPoll: Duration = .seconds(1)
+        /// How many calls in a row may fail (the backend away for a moment) before the
+        /// hand-off's part ends with the backend's error.
+        public var handoffPollFailures = 5
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],
@@ -97,6 +102,7 @@ public actor StationLoop {
         case capture(generation: Int, CaptureEvent)
         case chip(generation: Int, ChipReport)
         case chipDone(generation: Int, Result<ChipOutcome, ChipDeviceError>)
+        case handoff(generation: Int, Result<DigitalIdentityStatus, BackendError>)
         case timer(StationMachine.Timer)
         case answer(generation: Int, StationMachine.Answer)
         case tick
@@ -117,6 +123,7 @@ public actor StationLoop {
     private var platenTask: Task<Void, Never>?
     private var trigger = CaptureTrigger()
     private var chipTask: Task<Void, Never>?
+    private var handoffTask: Task<Void, Never>?
     private var backgroundTasks: [Task<Void, Never>] = []
 
     public init(dependencies: Dependencies, settings: Settings, logger: Logger) {
@@ -189,6 +196,7 @@ public actor StationLoop {
         case .capture(let generation, let report): actions = machine.captureEvent(generation: generation, report, now: now)
         case .chip(let generation, let report): actions = machine.chipReport(generation: generation, report, now: now)
         case .chipDone(let generation, let result): actions = machine.chipDone(generation: generation, result, now: now)
+        case .handoff(let generation, let result): actions = machine.handoffStatus(generation: generation, result, now: now)
         case .timer(let timer):
             if case .flow = timer { timers[timer.key] = nil }
             actions = machine.timerFired(timer, now: now)
@@ -248,6 +256,11 @@ public actor StationLoop {
         case .stopChipRead:
             chipTask?.cancel()
             chipTask = nil
+        case .watchHandoff(let generation, let execution, let credentialId):
+            watchHandoff(generation: generation, execution, credentialId: credentialId)
+        case .stopHandoffWatch:
+            handoffTask?.cancel()
+            handoffTask = nil
         case .enqueue(let item):
             do {
                 try await dependencies.outbox.enqueue(item)
@@ -287,6 +300,7 @@ public actor StationLoop {
             logger.log(level: line.level, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
         case .stop:
             platenTask?.cancel()
+            handoffTask?.cancel()
             for task in backgroundTasks { task.cancel() }
             for timer in timers.values { timer.cancel() }
             timers = [:]
@@ -320,6 +334,39 @@ public actor StationLoop {
                 result = .failure(error)
             }
             continuation.yield(.chipDone(generation: generation, result))
+        }
+    }
+
+    /// Asks the backend every `handoffPoll` where a Digital Identity hand-off stands and
+    /// reports each change, until cancelled, the provider's outcome is final (a failed
+    /// attempt is not: the person may open the hand-off again), or the calls kept failing.
+    private func watchHandoff(generation: Int, _ execution: ExecutionRef, credentialId: String) {
+        handoffTask?.cancel()
+        let backend = dependencies.backend
+        handoffTask = Task { [continuation, time, poll = settings.handoffPoll, allowed = settings.handoffPollFailures] in
+            var last: DigitalIdentityStatus?
+            var failures = 0
+            while !Task.isCancelled {
+                do throws(BackendError) {
+                    let status = try await backend.digitalIdentity(execution, credentialId: credentialId)
+                    failures = 0
+                    if status != last {
+                        last = status
+                        continuation.yield(.handoff(generation: generation, .success(status)))
+                    }
+                    if status.status.isFinal, status.status != .FAILED { return }
+                } catch {
+                    failures += 1
+                    // A moment without the backend is waited out; an answer that it has no
+                    // such hand-off, or a long absence, ends the wait.
+                    if !error.isRetryable || failures >= allowed {
+                        guard !Task.isCancelled else { return }
+                        continuation.yield(.handoff(generation: generation, .failure(error)))
+                        return
+                    }
+                }
+                do { try await time.sleep(poll) } catch { return }
+            }
         }
     }
 

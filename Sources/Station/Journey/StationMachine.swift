@@ -40,6 +40,10 @@ struct StationMachine {
         /// Read the chip; it reports with `chipReport` and ends with `chipDone`.
         case startChipRead(generation: Int, ChipAccessKey)
         case stopChipRead
+        /// Ask the backend, until `stopHandoffWatch`, where the credential's Digital Identity
+        /// hand-off stands; it reports each change with `handoffStatus`.
+        case watchHandoff(generation: Int, ExecutionRef, credentialId: String)
+        case stopHandoffWatch
         /// Store a record durably in the outbox; answer with `finalizeQueued` (for a finalisation)
         /// or `outboxRefused`.
         case enqueue(OutboxItem)
@@ -134,6 +138,11 @@ struct StationMachine {
         var faceChecks: [String: JourneyResult.FaceCheck] = [:]
         var startedAt: Duration
         var step: (name: String, at: Duration)?
+        /// Whether the backend is asked about the open credential's Digital Identity hand-off.
+        var watchingHandoff = false
+        /// The last hand-off attempt whose end the controller heard: a new watch sees it
+        /// again until the person opens the hand-off anew.
+        var handoffAttemptEnded = 0
     }
 
     private enum State {
@@ -360,6 +369,54 @@ struct StationMachine {
         }
     }
 
+    /// Where the Digital Identity hand-off stands, as the backend said; a failure after the
+    /// watch's own retries ends the part with the backend error's code.
+    mutating func handoffStatus(generation: Int, _ result: Result<DigitalIdentityStatus, BackendError>, now: Duration) -> [Action] {
+        guard generation == self.generation, case .journey(var journey) = state, journey.watchingHandoff else { return [] }
+        let status: DigitalIdentityStatus
+        switch result {
+        case .failure(let error):
+            journey.watchingHandoff = false
+            state = .journey(journey)
+            return [
+                .log(LogLine(level: .warning, message: "Digital Identity hand-off unknown to the backend", metadata: ["error": error.code])),
+                .stopHandoffWatch,
+            ] + apply(now: now) { $0.thirdPartyFinished(.error(error.flowError)) }
+        case .success(let answer):
+            status = answer
+        }
+        // The end of an attempt the controller already heard (a watch that started again).
+        if status.status.isFinal, status.attempt <= journey.handoffAttemptEnded { return [] }
+        if status.status.isFinal {
+            journey.handoffAttemptEnded = status.attempt
+            state = .journey(journey)
+        }
+        let log = Action.log(LogLine(
+            level: .info, message: "Digital Identity hand-off", metadata: ["status": status.status.rawValue, "attempt": "\(status.attempt)"]))
+        switch status.status {
+        case .PENDING:
+            return []
+        case .OPENED:
+            return [log] + apply(now: now) { $0.thirdPartySessionOpened() }
+        case .VERIFIED:
+            // The backend holds the provider's data for the credential: the part is processed.
+            let actions = apply(now: now) { $0.thirdPartyFinished(.success) }
+            return [log] + actions + [.answerLater(generation: generation, .partProcessed(.accepted))]
+        case .FAILED:
+            let reason = Retry.Reason(code: Self.handoffNotVerified, message: status.reason ?? "NOT_VERIFIED")
+            return [log] + apply(now: now) { $0.thirdPartyFinished(.failed(reason)) }
+        case .CANCELLED:
+            return [log] + apply(now: now) { $0.thirdPartyFinished(.cancelled) }
+        case .EXPIRED:
+            return [log] + apply(now: now) { $0.thirdPartyFinished(.error(Self.handoffExpired)) }
+        }
+    }
+
+    /// The retry code when the provider could not verify the person.
+    static let handoffNotVerified = 3001
+    /// The hand-off's address expired before the person finished: it cannot be used again (J).
+    static let handoffExpired = FlowError(.J, detail: "520410")
+
     /// A timer ran out.
     mutating func timerFired(_ timer: Timer, now: Duration) -> [Action] {
         switch timer {
@@ -460,7 +517,25 @@ struct StationMachine {
             switch message {
             case .credentialStarted(let id, _, _):
                 journey.credentialID = id
+                if journey.watchingHandoff {
+                    journey.watchingHandoff = false
+                    actions.append(.stopHandoffWatch)
+                }
             case .step(let step):
+                // A digital part waits on the backend while its hand-off is on screen; any
+                // other step ends the wait.
+                switch step {
+                case .digitalIdentityView, .thirdPartyVerification:
+                    if !journey.watchingHandoff, let credential = journey.credentialID {
+                        journey.watchingHandoff = true
+                        actions.append(.watchHandoff(generation: generation, journey.execution, credentialId: credential))
+                    }
+                default:
+                    if journey.watchingHandoff {
+                        journey.watchingHandoff = false
+                        actions.append(.stopHandoffWatch)
+                    }
+                }
                 if case .started(let part, _) = step { journey.part = part }
                 if case .prepare(let part) = step { journey.part = part }
                 if let previous = journey.step { actions.append(.metric(.stepDuration(step: previous.name, now - previous.at))) }
@@ -571,7 +646,7 @@ struct StationMachine {
     /// Forgets the journey: timers, device tasks, images and chip data; unsent parts of a
     /// journey that was not finalised are wiped from the outbox too.
     private mutating func endJourney(now: Duration, stopping: Bool) -> [Action] {
-        var actions: [Action] = [.cancelJourneyTimers, .stopCapture, .stopChipRead]
+        var actions: [Action] = [.cancelJourneyTimers, .stopCapture, .stopChipRead, .stopHandoffWatch]
         guard case .journey(let ended) = state else { return actions }
         state = stopping ? .stopped : .result
         if !ended.finalized { actions.append(.wipeOutbox(workflowExecutionId: ended.execution.workflowExecutionId)) }

@@ -27,13 +27,13 @@ public struct WorkflowProfile: Hashable, Sendable {
     /// The document types of the ID credential.
     var idTypes: [IdType] {
         switch preset {
-        case .passportChipFace, .fastfill: [.PASSPORT]
+        case .passportChipFace, .fastfill, .digitalIdentity: [.PASSPORT]
         case .idCardChipFace: [.ID_CARD]
         case .authentication: []
         }
     }
 
-    var wantsFace: Bool { preset != .fastfill }
+    var wantsFace: Bool { preset != .fastfill && preset != .digitalIdentity }
 
     /// The account request: credential filters only, never personal data.
     /// - Parameters:
@@ -51,7 +51,11 @@ public struct WorkflowProfile: Hashable, Sendable {
             }
             return request
         }
-        var filters = [CredentialFilter(category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes)]
+        var filters = [
+            CredentialFilter(
+                category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes,
+                digitalIdentity: preset == .digitalIdentity ? true : nil)
+        ]
         if wantsFace { filters.append(CredentialFilter(category: .FACEMAP)) }
         return AccountRequest(
             customerInternalReference: reference, callbackUrl: callbackURL,
@@ -61,6 +65,7 @@ public struct WorkflowProfile: Hashable, Sendable {
     /// The controller's workflow for the backend's answer; an Authentication's when the
     /// journey names its enrollment.
     public func workflow(for response: AccountResponse, token: SessionToken, authentication: AuthenticationReference? = nil) -> Workflow {
+        var handoffs: [DigitalHandoff] = []
         let infos = response.workflowExecution.credentials.compactMap { credential -> Credential.Info? in
             switch credential.category {
             case .ID:
@@ -69,9 +74,18 @@ public struct WorkflowProfile: Hashable, Sendable {
                 let offered = credential.country?.values ?? (countries.isEmpty ? ["XXX"] : countries)
                 var byCountry: [String: [Document]] = [:]
                 for country in offered { byCountry[country] = documents }
+                // Digital Identities the backend offers, by the countries each serves.
+                var digital: [String: [DigitalDocument]] = [:]
+                for offer in credential.digitalIdentities ?? [] {
+                    for country in offer.countries.isEmpty ? offered : offer.countries {
+                        digital[country, default: []].append(DigitalDocument(id: offer.provider, title: offer.title))
+                        if byCountry[country] == nil { byCountry[country] = [] }
+                    }
+                    handoffs.append(DigitalHandoff(provider: offer.provider, url: offer.handoffUrl))
+                }
                 return Credential.Info(
-                    id: credential.id, category: .id, countries: byCountry, documentMode: .docFinder, faceMode: .faceLiveness,
-                    chipReading: true, extractionOnly: preset == .fastfill)
+                    id: credential.id, category: .id, countries: byCountry, digitalDocuments: digital, documentMode: .docFinder,
+                    faceMode: .faceLiveness, chipReading: true, extractionOnly: preset == .fastfill)
             case .FACEMAP:
                 return Credential.Info(id: credential.id, category: .face, faceMode: .faceLiveness)
             case .DOCUMENT, .DATA:
@@ -82,7 +96,7 @@ public struct WorkflowProfile: Hashable, Sendable {
         let flow: Workflow.Flow = if let authentication { .authentication(authentication) } else if preset == .fastfill { .fastfill } else { .verification }
         return Workflow(
             flow: flow, credentials: infos, consentItems: consent.isEmpty ? nil : consent,
-            dataCenter: dataCenter, token: token, livenessProviderVersion: 1)
+            dataCenter: dataCenter, token: token, livenessProviderVersion: 1, digitalHandoffs: handoffs)
     }
 
     static func documentType(_ type: IdType) -> Document.DocumentType {

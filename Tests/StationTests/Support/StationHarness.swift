@@ -69,6 +69,7 @@ struct StationHarness: Sendable {
         return try await LoopbackBackend.with(configure: { server in
             server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
             if let faces = options.faces { server.faces = faces }
+            if options.preset == .digitalIdentity { server.digitalIdentityProviders = [.simulated] }
         }) { reference in
             let keyPath = reference.directory.appendingPathComponent("outbox.key").path
             try OutboxKey.generate(path: keyPath)
