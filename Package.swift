@@ -268,8 +268,10 @@ let package = Package(
             name: "idkiosk",
             dependencies: [
                 "Station", "Capture", "SmartCard", "VirtualCard", "KioskLog", "APDU", "MRTD", "VirtualPassport", "Imaging", "Vision", "Camera", "Flash", "KioskTime",
+                "Backend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),

@@ -4,8 +4,8 @@ import Station
 struct DiagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diag",
-        abstract: "Check the station's devices.",
-        subcommands: [DiagNFCCommand.self, DiagCameraCommand.self, DiagFlashCommand.self, DiagModelsCommand.self]
+        abstract: "Check the station's devices and its backend.",
+        subcommands: [DiagNFCCommand.self, DiagCameraCommand.self, DiagFlashCommand.self, DiagModelsCommand.self, DiagBackendCommand.self]
     )
 }
 

@@ -114,6 +114,31 @@ struct TestPKI: Sendable {
         }
     }
 
+    /// `diag backend`'s token request goes the same pinned way: a matching pin gets a token
+    /// and the backend's clock; a wrong one fails TLS, and nothing reaches HTTP.
+    @Test func theDiagnosticProbeUsesThePins() async throws {
+        let pki = try TestPKI.shared.get()
+        for (pins, good) in [([pki.leafPin], true), ([pki.otherRootPin], false)] {
+            let (probe, requests) = try await LoopbackBackend.with(tls: pki.serverTLS) { backend in
+                let pinning = try SPKIPinning(base64SHA256: pins, trustRoots: .certificates([pki.root]))
+                let client = backend.client { configuration in
+                    configuration.baseURL = "https://localhost:\(backend.port)"
+                    configuration.pinning = pinning
+                }
+                return (await client.diagnose(), await backend.faults.requestCount(pathContains: "/"))
+            }
+            #expect(probe.tokenIssued == good)
+            if good {
+                #expect(probe.httpStatus == 200)
+                #expect(abs(try #require(probe.clockSkewSeconds)) < 5)
+            } else {
+                #expect(probe.error?.kind == .secureConnection)
+                #expect(probe.httpStatus == nil)
+                #expect(requests == 0)
+            }
+        }
+    }
+
     @Test func pinDoesNotReplaceChainValidation() async throws {
         let pki = try TestPKI.shared.get()
         // The leaf's key is pinned, but the chain does not lead to a trusted root.

@@ -198,6 +198,38 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
         }
     }
 
+    /// One token request, without retries and without touching the cached token: whether the
+    /// backend can be reached and accepts this station (TLS with the configured pins and
+    /// trust roots, the client credentials), and its clock. For `idkiosk diag backend`.
+    public func diagnose() async -> BackendProbe {
+        let credentials = Data("\(configuration.clientId):\(configuration.clientSecret)".utf8).base64EncodedString()
+        var request = HTTPClientRequest(url: configuration.baseURL + "/oauth2/token")
+        request.method = .POST
+        let body = Data("grant_type=client_credentials".utf8)
+        request.headers.add(name: "Authorization", value: "Basic \(credentials)")
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let stopwatch = Stopwatch(clock)
+        do {
+            let (status, headers, data) = try await perform(request, body: body, timeout: configuration.requestTimeout, call: .token)
+            let serverDate = headers.first(name: "Date").flatMap(BackendProbe.httpDate)
+            var error: BackendError?
+            if !(200..<300).contains(status) {
+                error = Self.error(forStatus: status, body: data, call: .token)
+            } else if (try? JSONDecoder().decode(TokenResponse.self, from: data)) == nil {
+                error = BackendError(.network, call: .token, httpStatus: status, message: "the answer is not a token")
+            }
+            return BackendProbe(
+                tokenIssued: error == nil, error: error, httpStatus: status, roundTrip: stopwatch.elapsed, serverDate: serverDate, localDate: Date())
+        } catch let error as BackendError {
+            return BackendProbe(tokenIssued: false, error: error, httpStatus: nil, roundTrip: stopwatch.elapsed, serverDate: nil, localDate: Date())
+        } catch {
+            return BackendProbe(
+                tokenIssued: false, error: Self.error(forTransport: error, call: .token), httpStatus: nil, roundTrip: stopwatch.elapsed,
+                serverDate: nil, localDate: Date())
+        }
+    }
+
     private func resumeTokenWaiters() {
         let waiters = tokenWaiters
         tokenWaiters.removeAll()

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Backend
+package import Backend
 import Capture
 import Display
 import Flash
@@ -53,6 +53,26 @@ public struct StationApp: Sendable {
         self.logger = logger
     }
 
+    /// The backend client's configuration as `idkiosk serve` uses it (and `diag backend`):
+    /// the URL, the client credentials (under systemd the secret comes as a credential,
+    /// `LoadCredential=`, readable by this service only), the retries and the SPKI pins.
+    package static func backendConfiguration(_ c: Configuration) throws(StartError) -> HTTPVerificationBackend<ContinuousClock>.Configuration {
+        let credentials = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"]
+        let credentialSecret = credentials.map { $0 + "/client.secret" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        let secret = try readSecret(credentialSecret ?? c.backend.clientSecretFile, key: "backend.client-secret-file")
+        var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.url, clientId: c.backend.clientID, clientSecret: secret)
+        configuration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(2))
+        if !c.backend.spkiPins.isEmpty {
+            do {
+                configuration.pinning = try SPKIPinning(
+                    base64SHA256: c.backend.spkiPins, trustRoots: c.backend.trustRoots.isEmpty ? .default : .file(c.backend.trustRoots))
+            } catch {
+                throw StartError(message: "\(error)", hint: "fix backend.spki-pins")
+            }
+        }
+        return configuration
+    }
+
     static func readSecret(_ path: String, key: String) throws(StartError) -> String {
         guard !path.isEmpty else { return "" }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -68,22 +88,9 @@ public struct StationApp: Sendable {
         let metrics = StationMetrics(factory: PrometheusMetricsFactory(registry: registry))
 
         // Backend and outbox.
-        // Under systemd the secrets come as credentials (LoadCredential=), readable by this service only.
         let credentials = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"]
-        let credentialSecret = credentials.map { $0 + "/client.secret" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
-        let secret = try Self.readSecret(credentialSecret ?? c.backend.clientSecretFile, key: "backend.client-secret-file")
+        let backendConfiguration = try Self.backendConfiguration(c)
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        var backendConfiguration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.url, clientId: c.backend.clientID, clientSecret: secret)
-        backendConfiguration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(2))
-        if !c.backend.spkiPins.isEmpty {
-            do {
-                backendConfiguration.pinning = try SPKIPinning(
-                    base64SHA256: c.backend.spkiPins, trustRoots: c.backend.trustRoots.isEmpty ? .default : .file(c.backend.trustRoots))
-            } catch {
-                try? await httpClient.shutdown()
-                throw StartError(message: "\(error)", hint: "fix backend.spki-pins")
-            }
-        }
         let backend = HTTPVerificationBackend(configuration: backendConfiguration, httpClient: httpClient, clock: ContinuousClock(), logger: logger)
         let outboxKey: OutboxKey
         do {
