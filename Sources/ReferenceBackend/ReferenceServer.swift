@@ -26,6 +26,8 @@ public struct ReferenceServer: Sendable {
         /// Whether an ID credential asks for the camera's whole frames beside the crops
         /// (FRONT_FULL_FRAME, BACK_FULL_FRAME among its parts).
         public var fullFrames = false
+        /// The consent items every new journey is asked for.
+        public var consent = ConsentOffer.passive
 
         public init(publicBaseURL: String? = nil) {
             self.publicBaseURL = publicBaseURL
@@ -139,11 +141,12 @@ public struct ReferenceServer: Sendable {
                 throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "authenticationTransactionReference stands alone: no enrollment reference, no account path")
             }
             let lifetime = account.tokenLifetime ?? InitiationPlan.defaultTokenLifetime
-            guard let response = try await db({
+            guard var response = try await db({
                 try await store.takeAuthentication(clientId: clientId, executionId: reference, lifetime: lifetime, baseURL: base)
             }) else {
                 throw APIFailure(.unprocessableContent, .REFERENCE_INVALID, "authenticationTransactionReference names no open Authentication of this client")
             }
+            response.consentItems = configuration.consent.items(baseURL: base)
             return try json(response)
         }
         if account.workflowDefinition.key == WorkflowDefinition.authenticationKey {
@@ -157,6 +160,7 @@ public struct ReferenceServer: Sendable {
         guard var response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
             throw APIFailure(.notFound, .NOT_FOUND, "no such account")
         }
+        response.consentItems = configuration.consent.items(baseURL: base)
         if configuration.fullFrames {
             for index in response.workflowExecution.credentials.indices {
                 var credential = response.workflowExecution.credentials[index]

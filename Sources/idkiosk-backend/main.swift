@@ -70,6 +70,10 @@ struct Serve: AsyncParsableCommand {
     var csca: String?
     @Flag(help: "Ask for the camera's whole frames beside the document crops (FRONT_FULL_FRAME, BACK_FULL_FRAME among an ID credential's parts).")
     var fullFrames = false
+    @Option(help: ArgumentHelp(
+        "The consent items of each journey: passive (a notice, accepted by going on), active (a tap of the person's own), both, or none.",
+        valueName: "passive|active|both|none"))
+    var consent = "passive"
     @Option(help: "The folder of the face models (make vision-models) for similarity and liveness; none: NOT_EXECUTED.")
     var models: String?
     @Option(help: "Face embedding distance below which two faces are one person (dlib's 0.6).")
@@ -84,6 +88,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--min-luma and --max-luma must be 0...255, the minimum below the maximum")
         }
         guard minSharpness >= 0 else { throw ValidationError("--min-sharpness must not be negative") }
+        guard ConsentOffer(rawValue: consent) != nil else { throw ValidationError("--consent must be passive, active, both or none") }
     }
 
     func run() async throws {
@@ -96,6 +101,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = ReferenceServer.Configuration(publicBaseURL: publicURL)
         configuration.accessTokenLifetime = tokenLifetime
         configuration.fullFrames = fullFrames
+        configuration.consent = ConsentOffer(rawValue: consent) ?? .passive
         configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))

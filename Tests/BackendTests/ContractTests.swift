@@ -31,6 +31,19 @@ import Testing
         }
     }
 
+    /// The reference backend can ask for either kind of consent, both or none (`--consent`),
+    /// spelled as the API does: `PASSIVE`, `ACTIVE`.
+    @Test func theConsentItemsAreTheConfiguredOnes() async throws {
+        let expected: [(ConsentOffer, [String])] = [(.passive, ["PASSIVE"]), (.active, ["ACTIVE"]), (.both, ["PASSIVE", "ACTIVE"]), (.none, [])]
+        for (offer, types) in expected {
+            try await LoopbackBackend.with(configure: { $0.consent = offer }) { backend in
+                let account = try await backend.client().createAccount(Fixtures.account(key: 10015))
+                #expect(account.consentItems.map(\.type) == types, "\(offer)")
+                #expect(account.consentItems.allSatisfy { $0.url.hasPrefix(backend.baseURL) && !$0.text.isEmpty })
+            }
+        }
+    }
+
     static func idWithChipJourney(_ storage: TestStorage) async throws {
         try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()
