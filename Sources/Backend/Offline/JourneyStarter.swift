@@ -45,6 +45,9 @@ public actor JourneyStarter {
         self.admission = JourneyAdmission(policy: policy)
     }
 
+    /// Whether the last call to the backend reached it (true before the first).
+    public var isReachable: Bool { admission.isReachable }
+
     /// How many prepared executions a journey could use now.
     public var usablePrepared: Int { admission.usablePrepared(at: now()) }
 

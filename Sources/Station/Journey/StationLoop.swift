@@ -57,6 +57,9 @@ public actor StationLoop {
         /// How often the idle station lets the camera watch the empty platen (also once after
         /// boot and after each journey), so documents are found against it from the first frame.
         public var platenWatchInterval: Duration = .seconds(600)
+        /// `backend.offline: refuse`: an unreachable backend puts the station out of service
+        /// (device `backend`) until it answers again, instead of refusing each person in turn.
+        public var refuseOffline = false
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],
@@ -77,9 +80,11 @@ public actor StationLoop {
             controller.defaultInactivityTimeout = configuration.journey.inactivityTimeout
             controller.inactivityWarningGrace = configuration.journey.inactivityGrace
             controller.livenessProviderVersion = 1
+            controller.maxAttemptsPerPart = configuration.journey.tries
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)
+            refuseOffline = configuration.backend.offline == "refuse"
         }
     }
 
@@ -223,7 +228,14 @@ public actor StationLoop {
         case .probeDevices:
             let camera = await dependencies.camera.probe()
             let reader = await dependencies.chip.probe()
-            await perform(machine.devicesProbed([DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]))
+            var statuses = [DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]
+            if settings.refuseOffline {
+                // The starter knows from its last call (a journey's, or a preparation's probe
+                // once per recheck interval) whether the backend answers.
+                let reachable = await dependencies.starter.isReachable
+                statuses.append(DeviceStatus(.backend, available: reachable, detail: reachable ? nil : StationMachine.backendUnreachable))
+            }
+            await perform(machine.devicesProbed(statuses))
         case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame, let portrait):
             // The camera is let go of by the platen's watch before the capture opens it.
             platenTask?.cancel()
