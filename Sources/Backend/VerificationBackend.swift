@@ -14,6 +14,9 @@ public protocol VerificationBackend: Sendable {
     func finalize(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails
+    /// Whether the backend answers, by a call that changes nothing there (the HTTP client asks
+    /// for a new access token): how a station that refuses journeys offline finds it back.
+    func probe() async throws(BackendError)
 }
 
 /// One workflow execution of one account, with its session token.

@@ -44,6 +44,18 @@ import Testing
         }
     }
 
+    /// A probe asks the backend each time (a new access token, past the cache), so a station
+    /// that refuses journeys offline sees it answer again, and sees its credentials refused.
+    @Test func aProbeAsksTheBackendEachTime() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            try await client.probe()
+            try await client.probe()
+            let refused = await #expect(throws: BackendError.self) { try await backend.client(secret: "not-the-secret").probe() }
+            #expect(refused?.kind == .credentials)
+        }
+    }
+
     static func idWithChipJourney(_ storage: TestStorage) async throws {
         try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()

@@ -123,6 +123,8 @@ public actor StationLoop {
     private var trigger = CaptureTrigger()
     private var chipTask: Task<Void, Never>?
     private var backgroundTasks: [Task<Void, Never>] = []
+    /// The starter asking an unreachable backend whether it answers again (`refuseOffline`).
+    private var probeTask: Task<Void, Never>?
 
     public init(dependencies: Dependencies, settings: Settings, logger: Logger) {
         self.dependencies = dependencies
@@ -230,10 +232,18 @@ public actor StationLoop {
             let reader = await dependencies.chip.probe()
             var statuses = [DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]
             if settings.refuseOffline {
-                // The starter knows from its last call (a journey's, or a preparation's probe
-                // once per recheck interval) whether the backend answers.
-                let reachable = await dependencies.starter.isReachable
+                // The starter knows from its last call whether the backend answers; while it
+                // does not, it asks again once per recheck interval, in the background (a
+                // backend that does not answer must not hold the loop), seen at a later tick.
+                let starter = dependencies.starter
+                let reachable = await starter.isReachable
                 statuses.append(DeviceStatus(.backend, available: reachable, detail: reachable ? nil : StationMachine.backendUnreachable))
+                if !reachable, probeTask == nil {
+                    probeTask = Task { [weak self] in
+                        await starter.probeIfDue()
+                        await self?.probeFinished()
+                    }
+                }
             }
             await perform(machine.devicesProbed(statuses))
         case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame, let portrait):
@@ -299,11 +309,16 @@ public actor StationLoop {
             logger.log(level: line.level, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
         case .stop:
             platenTask?.cancel()
+            probeTask?.cancel()
             for task in backgroundTasks { task.cancel() }
             for timer in timers.values { timer.cancel() }
             timers = [:]
             continuation.finish()
         }
+    }
+
+    private func probeFinished() {
+        probeTask = nil
     }
 
     private func requestJourney(generation: Int, authentication: AuthenticationReference?) {
