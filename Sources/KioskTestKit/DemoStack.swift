@@ -41,6 +41,11 @@ public final class DemoStack: Sendable {
         public var person = "collins"
         public var presentation = "genuine"
         public var chipPortrait = "collins"
+        /// The reference backend's consent items (`idkiosk-backend serve --consent`).
+        public var backendConsent = "passive"
+        /// The station's `backend.offline` and `display.theme.dark`.
+        public var offline = "queue"
+        public var dark = "auto"
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
@@ -85,7 +90,8 @@ public final class DemoStack: Sendable {
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory + "/trust/csca.der") { try await Task.sleep(for: .milliseconds(50)) }
         backendPort = freeTCPPort()
         backend = try ChildProcess(
-            bin + "/idkiosk-backend", ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models],
+            bin + "/idkiosk-backend",
+            ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models, "--consent", options.backendConsent],
             logPath: directory + "/backend.log")
         displayPort = freeTCPPort()
         statusPort = freeTCPPort()
@@ -116,8 +122,11 @@ public final class DemoStack: Sendable {
               client-secret-file: \(directory)/client.secret
               outbox: \(directory)/outbox.sqlite
               outbox-key-file: \(directory)/outbox.key
+              offline: \(options.offline)
             display:
               port: \(displayPort)
+              theme:
+                dark: \(options.dark)
             status:
               port: \(statusPort)
             chip:
