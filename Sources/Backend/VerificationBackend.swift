@@ -18,6 +18,9 @@ public protocol VerificationBackend: Sendable {
     /// `GET .../credentials/{id}/digital-identity`: where the credential's Digital Identity
     /// hand-off stands (the station asks while the person is on their phone).
     func digitalIdentity(_ execution: ExecutionRef, credentialId: String) async throws(BackendError) -> DigitalIdentityStatus
+    /// Whether the backend answers, by a call that changes nothing there (the HTTP client asks
+    /// for a new access token): how a station that refuses journeys offline finds it back.
+    func probe() async throws(BackendError)
 }
 
 extension VerificationBackend {

@@ -20,6 +20,15 @@ public struct Theme: Hashable, Sendable, Codable {
         case dark
     }
 
+    /// The high-contrast theme (black and white, bold outlines): always, never on its own, or
+    /// when the display asks for more contrast (`prefers-contrast: more`). The person can turn
+    /// it on at the screen in every case.
+    public enum Contrast: String, Hashable, Sendable, Codable, CaseIterable {
+        case system
+        case normal
+        case high
+    }
+
     /// Buttons, progress, the guide overlay.
     public var primary: Value
     /// Text on primary-coloured buttons.
@@ -31,6 +40,7 @@ public struct Theme: Hashable, Sendable, Codable {
     /// Errors and rejections.
     public var negative: Value
     public var appearance: Appearance
+    public var contrast: Contrast
 
     public init(
         primary: Value = Value("#1a56db", dark: "#6b9bff"),
@@ -39,7 +49,8 @@ public struct Theme: Hashable, Sendable, Codable {
         text: Value = Value("#111827", dark: "#f3f4f6"),
         positive: Value = Value("#047857", dark: "#34d399"),
         negative: Value = Value("#b91c1c", dark: "#f87171"),
-        appearance: Appearance = .system
+        appearance: Appearance = .system,
+        contrast: Contrast = .system
     ) {
         self.primary = primary
         self.onPrimary = onPrimary
@@ -48,10 +59,11 @@ public struct Theme: Hashable, Sendable, Codable {
         self.positive = positive
         self.negative = negative
         self.appearance = appearance
+        self.contrast = contrast
     }
 
     private enum CodingKeys: String, CodingKey {
-        case primary, onPrimary, background, text, positive, negative, appearance
+        case primary, onPrimary, background, text, positive, negative, appearance, contrast
     }
 
     /// Every key is optional: what is not named keeps the default.
@@ -65,6 +77,7 @@ public struct Theme: Hashable, Sendable, Codable {
         positive = try container.decodeIfPresent(Value.self, forKey: .positive) ?? defaults.positive
         negative = try container.decodeIfPresent(Value.self, forKey: .negative) ?? defaults.negative
         appearance = try container.decodeIfPresent(Appearance.self, forKey: .appearance) ?? defaults.appearance
+        contrast = try container.decodeIfPresent(Contrast.self, forKey: .contrast) ?? defaults.contrast
     }
 
     /// The colours that are not CSS hex colours, by name; empty when the theme is valid.

@@ -48,6 +48,11 @@ public final class DemoStack: Sendable {
         public var person = "collins"
         public var presentation = "genuine"
         public var chipPortrait = "collins"
+        /// The reference backend's consent items (`idkiosk-backend serve --consent`).
+        public var backendConsent = "passive"
+        /// The station's `backend.offline` and `display.theme.dark`.
+        public var offline = "queue"
+        public var dark = "auto"
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
@@ -93,7 +98,7 @@ public final class DemoStack: Sendable {
         backendPort = freeTCPPort()
         backend = try ChildProcess(
             bin + "/idkiosk-backend",
-            ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models]
+            ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models, "--consent", options.backendConsent]
                 + (options.workflow == "digital-identity" ? ["--simulated-digital-identity"] : []),
             logPath: directory + "/backend.log")
         displayPort = freeTCPPort()
@@ -126,8 +131,11 @@ public final class DemoStack: Sendable {
               client-secret-file: \(directory)/client.secret
               outbox: \(directory)/outbox.sqlite
               outbox-key-file: \(directory)/outbox.key
+              offline: \(options.offline)
             display:
               port: \(displayPort)
+              theme:
+                dark: \(options.dark)
             status:
               port: \(statusPort)
             chip:

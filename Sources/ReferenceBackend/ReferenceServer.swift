@@ -32,6 +32,8 @@ public struct ReferenceServer: Sendable {
         public var digitalIdentityProviders: [DigitalIdentityProvider] = []
         /// How long a Digital Identity hand-off may be used, in seconds.
         public var handoffLifetime: Double = 600
+        /// The consent items every new journey is asked for.
+        public var consent = ConsentOffer.passive
 
         public init(publicBaseURL: String? = nil) {
             self.publicBaseURL = publicBaseURL
@@ -155,11 +157,12 @@ public struct ReferenceServer: Sendable {
                 throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "authenticationTransactionReference stands alone: no enrollment reference, no account path")
             }
             let lifetime = account.tokenLifetime ?? InitiationPlan.defaultTokenLifetime
-            guard let response = try await db({
+            guard var response = try await db({
                 try await store.takeAuthentication(clientId: clientId, executionId: reference, lifetime: lifetime, baseURL: base)
             }) else {
                 throw APIFailure(.unprocessableContent, .REFERENCE_INVALID, "authenticationTransactionReference names no open Authentication of this client")
             }
+            response.consentItems = configuration.consent.items(baseURL: base)
             return try json(response)
         }
         if account.workflowDefinition.key == WorkflowDefinition.authenticationKey {
@@ -173,6 +176,7 @@ public struct ReferenceServer: Sendable {
         guard var response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
             throw APIFailure(.notFound, .NOT_FOUND, "no such account")
         }
+        response.consentItems = configuration.consent.items(baseURL: base)
         if configuration.fullFrames {
             for index in response.workflowExecution.credentials.indices {
                 var credential = response.workflowExecution.credentials[index]

@@ -56,7 +56,7 @@ struct ScanPart: Sendable {
 
     let part: Credential.Part
     private(set) var mode: Scan.Mode
-    /// Rejections and retries since the part (or its fallback mode) started.
+    /// Rejections, retries and help requests since the part (or its fallback mode) started.
     private(set) var failedAttempts = 0
     /// The keys read from the MRZ of this part's images, the likeliest first, for the chip
     /// add-on; the chip part tries them in turn, then the keys the person types.
@@ -305,12 +305,17 @@ struct ScanPart: Sendable {
     }
 
     /// A help screen is shown: detection pauses.
+    ///
+    /// A person who asks for help is stuck: it counts as a failed try, so that a document that
+    /// is never found or a face that never passes leads to the fallback, then to staff, after
+    /// the configured tries, not to the inactivity timeout.
     mutating func pause() -> [Controller.Action] {
         guard case .scanning(let side, paused: false) = state else {
             return [.display(.logicalError(.scanPartNotCompleted))]
         }
         state = .scanning(side: side, paused: true)
-        return [.pauseDetection]
+        failedAttempts += 1
+        return [.pauseDetection] + escalation()
     }
 
     /// The help screen was closed: detection resumes.

@@ -38,6 +38,10 @@ extension Configuration {
         public var resultScreen: Duration = .seconds(12)
         /// How long the station waits for the backend's decision after finalising.
         public var decisionWait: Duration = .seconds(20)
+        /// Tries of one step (a photo rejected or to retake, a help request, a chip key refused)
+        /// before the station offers the simpler mode (the seeds' fallback) or, where there is
+        /// none, asks the person to get a member of staff.
+        public var tries = 3
     }
 
     public struct BackendSection: Hashable, Sendable {
@@ -80,6 +84,13 @@ extension Configuration {
         public var logo = ""
         /// `auto` follows the display, `on` and `off` force it.
         public var dark = "auto"
+        /// The colours in dark mode.
+        public var darkPrimary = "#6b9bff"
+        public var darkBackground = "#0b1020"
+        public var darkText = "#f3f4f6"
+        /// The high-contrast theme: `auto` when the display asks for more contrast (or the
+        /// person turns it on at the screen), `on` always, `off` never on its own.
+        public var highContrast = "auto"
     }
 
     public struct StatusSection: Hashable, Sendable {
@@ -97,7 +108,7 @@ extension Configuration {
         if let node = top["journey"] {
             let journey = try r.mapping(
                 node, at: "journey",
-                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s"])
+                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s", "tries"])
             if let start = journey["start"] {
                 config.journey.start = try r.list(start, at: "journey.start", StartTrigger.allCases.map(\.rawValue)).compactMap(StartTrigger.init(rawValue:))
             }
@@ -130,6 +141,7 @@ extension Configuration {
             }
             if let v = journey["result-s"] { config.journey.resultScreen = .seconds(try r.integer(v, at: "journey.result-s", in: 1...600)) }
             if let v = journey["decision-wait-s"] { config.journey.decisionWait = .seconds(try r.integer(v, at: "journey.decision-wait-s", in: 0...600)) }
+            if let v = journey["tries"] { config.journey.tries = try r.integer(v, at: "journey.tries", in: 1...10) }
         }
         if let node = top["backend"] {
             let backend = try r.mapping(
@@ -188,8 +200,14 @@ extension Configuration {
                 }
             }
             if let node = display["theme"] {
-                let theme = try r.mapping(node, at: "display.theme", allowed: ["primary", "background", "text", "logo", "dark"])
-                for (key, path) in [("primary", \Theme.primary), ("background", \.background), ("text", \.text)] {
+                let theme = try r.mapping(
+                    node, at: "display.theme",
+                    allowed: ["primary", "background", "text", "logo", "dark", "dark-primary", "dark-background", "dark-text", "high-contrast"])
+                let colours = [
+                    ("primary", \Theme.primary), ("background", \.background), ("text", \.text),
+                    ("dark-primary", \.darkPrimary), ("dark-background", \.darkBackground), ("dark-text", \.darkText),
+                ]
+                for (key, path) in colours {
                     if let v = theme[key] {
                         config.display.theme[keyPath: path] = try r.string(v, at: "display.theme.\(key)", allowed: "a colour as #rrggbb") {
                             $0.count == 7 && $0.first == "#" && $0.dropFirst().allSatisfy(\.isHexDigit)
@@ -198,6 +216,9 @@ extension Configuration {
                 }
                 if let v = theme["logo"] { config.display.theme.logo = try r.string(v, at: "display.theme.logo", allowed: "an absolute path") { $0.isEmpty || $0.hasPrefix("/") } }
                 if let v = theme["dark"] { config.display.theme.dark = try r.choice(v, at: "display.theme.dark", ["auto", "on", "off"])! }
+                if let v = theme["high-contrast"] {
+                    config.display.theme.highContrast = try r.choice(v, at: "display.theme.high-contrast", ["auto", "on", "off"])!
+                }
             }
             if config.display.tokenFile.isEmpty, !Self.isLoopback(config.display.host) {
                 throw ConfigurationError(

@@ -73,6 +73,10 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Offer the simulated Digital Identity provider (its hand-off page lets anyone share an identity): demos and tests only, never in production.")
     var simulatedDigitalIdentity = false
+    @Option(help: ArgumentHelp(
+        "The consent items of each journey: passive (a notice, accepted by going on), active (a tap of the person's own), both, or none.",
+        valueName: "passive|active|both|none"))
+    var consent = "passive"
     @Option(help: "The folder of the face models (make vision-models) for similarity and liveness; none: NOT_EXECUTED.")
     var models: String?
     @Option(help: "Face embedding distance below which two faces are one person (dlib's 0.6).")
@@ -87,6 +91,7 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--min-luma and --max-luma must be 0...255, the minimum below the maximum")
         }
         guard minSharpness >= 0 else { throw ValidationError("--min-sharpness must not be negative") }
+        guard ConsentOffer(rawValue: consent) != nil else { throw ValidationError("--consent must be passive, active, both or none") }
     }
 
     func run() async throws {
@@ -100,6 +105,7 @@ struct Serve: AsyncParsableCommand {
         configuration.accessTokenLifetime = tokenLifetime
         configuration.fullFrames = fullFrames
         configuration.digitalIdentityProviders = simulatedDigitalIdentity ? [.simulated] : []
+        configuration.consent = ConsentOffer(rawValue: consent) ?? .passive
         configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))

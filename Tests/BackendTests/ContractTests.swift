@@ -77,6 +77,31 @@ import Testing
         return (execution, face.id)
     }
 
+    /// The reference backend can ask for either kind of consent, both or none (`--consent`),
+    /// spelled as the API does: `PASSIVE`, `ACTIVE`.
+    @Test func theConsentItemsAreTheConfiguredOnes() async throws {
+        let expected: [(ConsentOffer, [String])] = [(.passive, ["PASSIVE"]), (.active, ["ACTIVE"]), (.both, ["PASSIVE", "ACTIVE"]), (.none, [])]
+        for (offer, types) in expected {
+            try await LoopbackBackend.with(configure: { $0.consent = offer }) { backend in
+                let account = try await backend.client().createAccount(Fixtures.account(key: 10015))
+                #expect(account.consentItems.map(\.type) == types, "\(offer)")
+                #expect(account.consentItems.allSatisfy { $0.url.hasPrefix(backend.baseURL) && !$0.text.isEmpty })
+            }
+        }
+    }
+
+    /// A probe asks the backend each time (a new access token, past the cache), so a station
+    /// that refuses journeys offline sees it answer again, and sees its credentials refused.
+    @Test func aProbeAsksTheBackendEachTime() async throws {
+        try await LoopbackBackend.with { backend in
+            let client = backend.client()
+            try await client.probe()
+            try await client.probe()
+            let refused = await #expect(throws: BackendError.self) { try await backend.client(secret: "not-the-secret").probe() }
+            #expect(refused?.kind == .credentials)
+        }
+    }
+
     static func idWithChipJourney(_ storage: TestStorage) async throws {
         try await LoopbackBackend.with(storage: storage) { backend in
             let client = backend.client()

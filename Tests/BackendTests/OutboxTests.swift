@@ -54,6 +54,7 @@ final class ScriptedBackend: VerificationBackend {
     func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse { throw unused }
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse { throw unused }
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails { throw unused }
+    func probe() async throws(BackendError) {}
     private var unused: BackendError { BackendError(.notConfigured, call: .status, message: "not scripted") }
 }
 

@@ -10,12 +10,7 @@ extension DefaultUITests {
     /// reference stand on the result screen, also after a language switch.
     @Test func aLiftedDocumentIsAskedBackAndTheDecisionIsShown() async throws {
         try await withKiosk { browser, station, server in
-            try await browser.click("button[data-action='startJourney']")
-            try await choosePassport(browser, station)
-            await station.capture()
-            try await browser.click("button[data-action='confirm']")
-            try await screen(browser, "nfc")
-            #expect(await station.requested.next() == .chipRead)
+            try await startAndReachTheReader(browser, station)
             await station.readChip(progress: [30], finish: false)
             try await browser.waitFor("#nfc-percent", containing: "30")
 

@@ -39,12 +39,13 @@ struct DefaultUITests {
     func withKiosk(
         configuration: DisplayServer.Configuration = DisplayServer.Configuration(port: 0),
         outcomes: [Controller.PartOutcome] = [],
+        window: (width: Int, height: Int) = (1280, 800),
         _ body: (WebDriver, ScriptedStation, TestDisplayServer) async throws -> Void
     ) async throws {
         try await TestDisplayServer.with(configuration: configuration, preview: TestPatternPreview()) { server in
             let station = ScriptedStation(hub: server.hub, workflow: Self.workflow, outcomes: outcomes)
             let loop = Task { await station.run() }
-            let browser = try await WebDriver.start(width: 1280, height: 800)
+            let browser = try await WebDriver.start(width: window.width, height: window.height)
             do {
                 try await browser.navigate(to: server.base + "/")
                 try await body(browser, station, server)
@@ -59,12 +60,25 @@ struct DefaultUITests {
         }
     }
 
-    /// From the consent screen to the data page's capture: agree, Austria, passport.
+    /// From the consent screen to the data page's capture: agree (a tap on the active item,
+    /// then I agree), Austria, passport.
     func choosePassport(_ browser: WebDriver, _ station: ScriptedStation) async throws {
+        try await browser.click("button[data-tick='privacy']")
         try await browser.click("button[data-action='accept']")
         try await browser.click("button[data-action='country-AUT']")
         try await browser.click("button[data-action='document-passport-plastic']")
         #expect(await station.requested.next() == .capture(.docFinder))
+    }
+
+    /// From the idle screen to the reader: start, the passport's data page taken and
+    /// confirmed, the chip read asked for.
+    func startAndReachTheReader(_ browser: WebDriver, _ station: ScriptedStation) async throws {
+        try await browser.click("button[data-action='startJourney']")
+        try await choosePassport(browser, station)
+        await station.capture()
+        try await browser.click("button[data-action='confirm']")
+        try await screen(browser, "nfc")
+        #expect(await station.requested.next() == .chipRead)
     }
 
     func shoot(_ browser: WebDriver, _ name: String) async throws {
@@ -90,6 +104,8 @@ struct DefaultUITests {
             try await browser.click("button[data-action='startJourney']")
             try await screen(browser, "consent")
             #expect(try await text(browser, ".consent-item.active .consent-text").contains("picture of my face"))
+            try await browser.click("button[data-tick='privacy']")
+            try await browser.waitFor("button[data-tick='privacy'][aria-checked='true']")
             try await shoot(browser, "02-consent")
             try await browser.click("button[data-action='accept']")
 

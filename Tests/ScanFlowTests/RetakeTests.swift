@@ -91,6 +91,25 @@ import Testing
         #expect(h.send { $0.scanUpdate(.extractionState(.holdStill)) } == [.display(.update(.extractionState(.holdStill)))])
     }
 
+    /// A document that is never found: each help request counts as a try, so after the
+    /// configured tries the fallback is offered, and in the fallback mode staff is asked,
+    /// long before the inactivity timeout ends the journey.
+    @Test func helpRequestsCountAsTriesAndLeadToTheFallbackThenToStaff() {
+        var h = Stage.scanning.harness(configuration: .init(maxAttemptsPerPart: 2))
+        #expect(h.send { $0.pauseScan() }.withoutTimers == [.pauseDetection])
+        h.send { $0.retryScan() }
+        #expect(h.send { $0.pauseScan() }.withoutTimers == [.pauseDetection, .display(.offerFallback(.front, .manual))])
+        #expect(h.send { $0.switchToFallback() }.contains(.startCamera(.manual)))
+        h.send { $0.cameraStarted() }
+        // The fallback mode counts its own tries.
+        #expect(h.send { $0.pauseScan() }.withoutTimers == [.pauseDetection])
+        h.send { $0.retryScan() }
+        #expect(h.send { $0.pauseScan() }.withoutTimers == [.pauseDetection, .display(.askStaff(.front))])
+        // The person may still go on, or stop: cancelling ends the journey and wipes the session.
+        #expect(h.send { $0.retryScan() }.withoutTimers == [.resumeDetection])
+        #expect(h.send { $0.cancel() }.contains(.wipeSession))
+    }
+
     @Test func scanUpdatesPassThroughOnlyWhileScanning() {
         var h = Stage.scanning.harness()
         let updates: [Scan.Update] = [

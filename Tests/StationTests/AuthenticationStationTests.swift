@@ -181,4 +181,7 @@ final class SwitchableBackend: VerificationBackend {
     func finalize(_ execution: ExecutionRef, extractionOnly: Bool) async throws(BackendError) -> StatusResponse { throw error(.finalize) }
     func status(_ execution: ExecutionRef) async throws(BackendError) -> StatusResponse { throw error(.status) }
     func retrieve(_ execution: ExecutionRef) async throws(BackendError) -> WorkflowExecutionDetails { throw error(.retrieve) }
+    func probe() async throws(BackendError) {
+        guard up.withLock({ $0 }) else { throw error(.token) }
+    }
 }

@@ -332,6 +332,68 @@ struct DefaultUIEndToEndIntegrationTests {
         }
     }
 
+    /// The real station and the reference backend when things go wrong: the backend asks for
+    /// a passive notice and an active consent (the station must not take ACTIVE for passive,
+    /// nor PASSIVE for active); the display is in dark mode from the configuration; then the
+    /// backend goes away under `backend.offline: refuse`: the next person is told so, and
+    /// the station goes out of service naming the connection to the verification service.
+    @Test func consentDarkModeAndABackendThatGoesAwayUnderRefuse() async throws {
+        var options = DemoStack.Options()
+        options.backendConsent = "both"
+        options.offline = "refuse"
+        options.dark = "on"
+        options.resultSeconds = 4
+        let stack = try await DemoStack(options)
+        let browser = try await WebDriver.start(width: 1280, height: 800)
+        do {
+            try await browser.navigate(to: stack.displayURL)
+            try await screen(browser, "idle")
+            let background = try await browser.execute("return getComputedStyle(document.body).backgroundColor") ?? ""
+            #expect(background == "rgb(11, 16, 32)", "dark mode: \(background)")
+            try await shoot(browser, "10-idle-dark")
+
+            try await browser.click("button[data-action='startJourney']")
+            try await screen(browser, "consent")
+            // The backend's PASSIVE item is a notice, its ACTIVE one a switch of its own.
+            _ = try await browser.waitFor("article.consent-item.passive[data-item='privacy'] .notice")
+            #expect(try await browser.element("button[data-tick='privacy']") == nil)
+            let accept = "button[data-action='accept']"
+            #expect(try await browser.execute("return document.querySelector(\"\(accept)\").disabled ? 'off' : 'on'") == "off")
+            try await browser.click("button[data-tick='biometrics']")
+            _ = try await browser.waitFor("button[data-tick='biometrics'][aria-checked='true']")
+            try await shoot(browser, "11-consent-active-passive")
+            try await browser.click(accept)
+            _ = try await browser.waitFor("main[data-screen='scan'] section[data-part='front']", limit: .seconds(60))
+            try await browser.click("button[data-action='cancel']")
+            try await browser.click("button[data-action='confirmCancel']")
+            try await screen(browser, "result")
+            try await screen(browser, "idle", limit: .seconds(30))
+
+            // The backend goes away.
+            _ = await stack.backend.terminate()
+            try await browser.click("button[data-action='startJourney']")
+            let refused = try await browser.waitFor("main[data-screen='result'] section[data-refused='true']", limit: .seconds(60))
+            #expect(try await browser.attribute("data-cause", of: refused) == "offline")
+            let code = try await browser.text(try await browser.waitFor("#error-code"))
+            #expect(code.hasPrefix("E") || code.hasPrefix("A"), "\(code)")
+            try await shoot(browser, "12-refused-offline")
+            try await screen(browser, "outOfService", limit: .seconds(30))
+            _ = try await browser.waitFor("li[data-device='backend']", containing: "verification service")
+            try await shoot(browser, "13-out-of-service-backend")
+            // Out of service: a touch starts nothing.
+            #expect(try await browser.element("button[data-action='startJourney']") == nil)
+            let health = try await stack.get("/health")
+            #expect(health.body.contains("out-of-service"), "\(health.body)")
+        } catch {
+            try? await shoot(browser, "refuse-failure")
+            await browser.quit()
+            await stack.stop()
+            throw error
+        }
+        await browser.quit()
+        await stack.stop()
+    }
+
     /// Seed 004 at the station: a returning person types (or scans) the reference of their
     /// enrollment on the idle screen; the face step runs; the backend compares the face with
     /// the enrollment's and the screen says whether it is them. A reference the backend

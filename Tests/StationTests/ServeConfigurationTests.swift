@@ -1,6 +1,7 @@
 import Foundation
 import Station
 import Capture
+import Display
 import Testing
 import Vision
 
@@ -70,6 +71,40 @@ import Vision
         #expect(config.display.theme.primary == "#112233")
         #expect(config.display.theme.dark == "on")
         #expect(config.status.port == 9001)
+    }
+
+    /// Dark mode gets dark colours: `dark: on` with no colours named is a dark page, not the
+    /// light colours again; each dark colour, the high-contrast theme and the tries before
+    /// staff is asked are keys of their own, and reach the display and the controller.
+    @Test func darkModeHasDarkColoursAndTheTriesReachTheController() throws {
+        let defaults = try Configuration.parse("display:\n  theme:\n    dark: on\n")
+        let theme = defaults.display.theme.display
+        #expect(theme.appearance == .dark)
+        #expect(theme.background.dark == "#0b1020" && theme.text.dark == "#f3f4f6" && theme.primary.dark == "#6b9bff")
+        #expect(theme.contrast == .system)
+        #expect(StationLoop.Settings(defaults).controller.maxAttemptsPerPart == 3)
+
+        let config = try Configuration.parse("""
+            journey:
+              tries: 2
+            display:
+              theme:
+                dark-primary: "#a0c4ff"
+                dark-background: "#000000"
+                dark-text: "#ffffff"
+                high-contrast: on
+            """)
+        #expect(config.display.theme.display.background == .init("#ffffff", dark: "#000000"))
+        #expect(config.display.theme.display.primary.dark == "#a0c4ff")
+        #expect(config.display.theme.display.contrast == .high)
+        #expect(StationLoop.Settings(config).controller.maxAttemptsPerPart == 2)
+        for (text, key) in [("journey:\n  tries: 0\n", "journey.tries"), ("display:\n  theme:\n    dark-text: white\n", "display.theme.dark-text"),
+                            ("display:\n  theme:\n    high-contrast: yes please\n", "display.theme.high-contrast")] {
+            let error = #expect(throws: ConfigurationError.self, "\(text)") { try Configuration.parse(text) }
+            #expect(error?.key == key, "\(text)")
+        }
+        #expect(StationLoop.Settings(try Configuration.parse("backend:\n  offline: refuse\n")).refuseOffline)
+        #expect(!StationLoop.Settings(defaults).refuseOffline)
     }
 
     @Test func theVisionSectionSetsTheFaceGuidanceAndTheLivenessChecks() throws {

@@ -139,6 +139,34 @@ import VirtualPassport
         }
     }
 
+    /// `backend.offline: refuse`: the person who finds the backend away is told (E), then the
+    /// station is out of service naming the backend, and idles again once a probe finds it
+    /// answering, with no one touching it.
+    @Test func underRefuseAnUnreachableBackendTakesTheStationOutOfServiceUntilItAnswers() async throws {
+        let away = SwitchableBackend()
+        away.up.withLock { $0 = false }
+        var options = StationHarness.Options()
+        options.autopilot = false
+        options.refusingWith = away
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            station.loop.submit(.station(.startJourney()))
+            try await station.display.waitForMessage("error E") { if case .error(let error) = $0 { error.family == .E } else { false } }
+            try await station.display.waitForScreen("out of service") {
+                if case .outOfService(let devices) = $0 { devices.contains { $0.device == .backend && !$0.available } } else { false }
+            }
+            #expect(await station.loop.currentPhase == .outOfService)
+            // Out of service, a touch starts nothing.
+            station.loop.submit(.station(.startJourney()))
+            away.up.withLock { $0 = true }
+            try await station.display.wait(for: "idle again") { entries in
+                entries.filter { if case .screen(.idle) = $0 { true } else { false } }.count >= 2
+            }
+            #expect(await station.loop.currentPhase == .idle)
+            #expect(station.display.screens.filter { $0 == .starting }.count == 1)
+        }
+    }
+
     @Test func aDocumentOnTheReaderStartsAJourney() async throws {
         var options = StationHarness.Options()
         options.autopilot = false

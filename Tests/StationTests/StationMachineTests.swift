@@ -13,13 +13,14 @@ import Testing
     static let reader = DeviceStatus(.reader, available: true)
     static let key = ChipAccessKey.mrz(documentNumber: "D23145890", dateOfBirth: "900101", dateOfExpiry: "341231")
 
-    static func machine(start: [StartTrigger] = [.card, .touch], useFlash: Bool = true) -> StationMachine {
+    static func machine(start: [StartTrigger] = [.card, .touch], useFlash: Bool = true, refuseOffline: Bool = false) -> StationMachine {
         var controller = Controller.Configuration()
         controller.livenessProviderVersion = 1
-        return StationMachine(
-            settings: StationLoop.Settings(
-                profile: WorkflowProfile(preset: .passportChipFace, countries: ["AUT"]), start: start, controller: controller,
-                resultScreen: .seconds(12), useFlash: useFlash))
+        var settings = StationLoop.Settings(
+            profile: WorkflowProfile(preset: .passportChipFace, countries: ["AUT"]), start: start, controller: controller,
+            resultScreen: .seconds(12), useFlash: useFlash)
+        settings.refuseOffline = refuseOffline
+        return StationMachine(settings: settings)
     }
 
     /// A machine idling with both devices there.
@@ -122,6 +123,46 @@ import Testing
         #expect(machine.timerFired(.resultOver(generation: 1), now: .seconds(14)).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
         // Back to idle: the last person took their document, the platen is watched at once.
         #expect(machine.tick(now: .seconds(15)) == [.probeDevices, .watchPlaten])
+    }
+
+    /// `backend.offline: refuse` (docs/operators.md): the person who found the backend away
+    /// sees why, then the station is out of service, listing the backend, until a probe finds
+    /// it answering again. With `queue` the station idles as before.
+    @Test func anUnreachableBackendUnderRefusePutsTheStationOutOfService() {
+        var machine = Self.machine(refuseOffline: true)
+        _ = machine.start(now: .zero)
+        _ = machine.devicesProbed([Self.camera, Self.reader])
+        _ = machine.input(.station(.startJourney()), from: nil, now: .seconds(1))
+        let down = BackendError(.noConnection, call: .createAccount, message: "connect refused")
+        #expect(machine.journeyStarted(generation: 1, .failure(down), now: .seconds(2)).filter(\.isShown) == [.show(.error(down.flowError))])
+        let over = machine.timerFired(.resultOver(generation: 1), now: .seconds(14))
+        let backend = DeviceStatus(.backend, available: false, detail: StationMachine.backendUnreachable)
+        #expect(over.filter(\.isShown) == [.showScreen(.outOfService(devices: [backend]))])
+        #expect(machine.phase == .outOfService)
+        // Out of service, a touch starts nothing; the heartbeat probes.
+        #expect(machine.input(.station(.startJourney()), from: nil, now: .seconds(15)) == [])
+        #expect(machine.tick(now: .seconds(16)) == [.probeDevices])
+        #expect(machine.devicesProbed([Self.camera, Self.reader, DeviceStatus(.backend, available: true)]).filter(\.isShown)
+            == [.showScreen(.idle(startBy: [.card, .touch]))])
+
+        // Refused for another reason (the station's credentials): no out of service for that.
+        let refused = BackendError(.credentials, call: .createAccount, message: "401")
+        _ = machine.input(.station(.startJourney()), from: nil, now: .seconds(20))
+        _ = machine.journeyStarted(generation: 2, .failure(refused), now: .seconds(21))
+        #expect(machine.timerFired(.resultOver(generation: 2), now: .seconds(33)).filter(\.isShown) == [.showScreen(.idle(startBy: [.card, .touch]))])
+    }
+
+    /// The backend's consent types are `PASSIVE` and `ACTIVE` (docs/backend-api.yaml): a passive
+    /// item stays a notice, an active one needs the person's tap; an unknown type asks for it too.
+    @Test func consentTypesFromTheBackendKeepTheirKind() {
+        var response = Self.response
+        response.consentItems = [
+            ConsentItemResponse(id: "privacy", type: "PASSIVE", text: "notice", url: ""),
+            ConsentItemResponse(id: "biometrics", type: "ACTIVE", text: "tap", url: ""),
+            ConsentItemResponse(id: "odd", type: "SOMETHING", text: "?", url: ""),
+        ]
+        let workflow = WorkflowProfile(preset: .passportChipFace).workflow(for: response, token: SessionToken("t"))
+        #expect(workflow.consentItems?.map(\.type) == [.passive, .active, .active])
     }
 
     @Test func theFrontIsCapturedWithTheFlashForTheOpenCredentialAndItsUploadAnsweredLater() throws {

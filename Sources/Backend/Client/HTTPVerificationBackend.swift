@@ -165,6 +165,16 @@ public actor HTTPVerificationBackend<C: Clock>: VerificationBackend where C.Dura
             body: nil, extraHeaders: [("X-Session-Token", execution.sessionToken)], idempotent: true)
     }
 
+    /// A new access token, past the cache: only the backend's answer says it is there.
+    public func probe() async throws(BackendError) {
+        do {
+            let answer = try await fetchToken()
+            tokens.fetched(token: answer.accessToken, expiresIn: .seconds(max(answer.expiresIn, 1)), now: clock.now)
+        } catch {
+            throw error.error
+        }
+    }
+
     // MARK: Token
 
     /// A fresh access token, fetched once for all concurrent callers.

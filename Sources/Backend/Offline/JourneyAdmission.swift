@@ -92,7 +92,19 @@ public struct JourneyAdmission: Sendable {
         pool.append(Prepared(response: response, expiresAt: now.addingTimeInterval(Double(policy.tokenLifetime))))
     }
 
-    /// Initiating in advance failed.
+    /// Whether the backend should be asked again whether it answers: it did not at the last
+    /// call, and the recheck interval has passed.
+    public func isProbeDue(at now: Date) -> Bool {
+        if case .unreachable(_, let recheckAt) = connectivity { return now >= recheckAt }
+        return false
+    }
+
+    /// The backend answered a probe.
+    public mutating func probeSucceeded() {
+        connectivity = .reachable
+    }
+
+    /// Initiating in advance (or a probe) failed.
     public mutating func prepareFailed(_ error: BackendError, now: Date) {
         guard error.meansOffline else { return }
         connectivity = .unreachable(error: error, recheckAt: now.addingTimeInterval(policy.recheckInterval.inSeconds))

@@ -27,6 +27,7 @@ public actor JourneyStarter {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private var admission: JourneyAdmission
+    private var probing = false
 
     /// - Parameters:
     ///   - template: the request of executions prepared in advance (its references are
@@ -43,6 +44,24 @@ public actor JourneyStarter {
         self.logger = logger
         self.now = now
         self.admission = JourneyAdmission(policy: policy)
+    }
+
+    /// Whether the last call to the backend reached it (true before the first).
+    public var isReachable: Bool { admission.isReachable }
+
+    /// Asks the backend whether it answers again, when it did not at the last call and the
+    /// policy's recheck interval has passed (one probe at a time; nothing is created there).
+    public func probeIfDue() async {
+        guard !probing, admission.isProbeDue(at: now()) else { return }
+        probing = true
+        defer { probing = false }
+        do {
+            try await backend.probe()
+            admission.probeSucceeded()
+            logger.notice("the backend answers again")
+        } catch {
+            admission.prepareFailed(error, now: now())
+        }
     }
 
     /// How many prepared executions a journey could use now.

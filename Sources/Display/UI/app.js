@@ -88,7 +88,7 @@
   }
 
   function spinner() {
-    return h("div", { class: "spinner", role: "progressbar", "aria-busy": "true" });
+    return h("div", { class: "spinner", role: "progressbar", "aria-busy": "true", "aria-label": t("app.busy") });
   }
 
   const screen = () => document.getElementById("screen");
@@ -113,6 +113,12 @@
     const inJourney = app.journey && !app.journey.ended;
     cancel.hidden = !inJourney;
     cancel.textContent = t("app.cancel");
+    const contrast = document.getElementById("contrast");
+    if (contrast) {
+      contrast.textContent = t("app.contrast");
+      contrast.setAttribute("aria-pressed", document.documentElement.dataset.contrast === "high" ? "true" : "false");
+    }
+    document.getElementById("languages").setAttribute("aria-label", t("app.languages"));
     for (const choice of document.querySelectorAll("#languages button")) {
       choice.classList.toggle("selected", choice.dataset.language === app.language);
     }
@@ -128,6 +134,9 @@
     app.modalView = () => modal.querySelector(".dialog").replaceChildren(...[build()].flat());
     app.modalView();
     modal.hidden = false;
+    // Keyboard and screen reader users land in the dialog.
+    const first = modal.querySelector(".dialog button");
+    if (first) first.focus({ preventScroll: true });
   }
 
   function closeModal(kind) {
@@ -237,6 +246,7 @@
     app.lastResult = null;
     closeModal();
     app.language = app.config.defaultLanguage;
+    if (stationScreen.name === "idle") resetContrast();
     switch (stationScreen.name) {
       case "idle": {
         if (stationScreen.startBy.includes("reference")) {
@@ -379,24 +389,40 @@
     }
   }
 
+  // Seeds: a passive item is shown (going on accepts it); each active item needs the
+  // person's own tap (a switch per item), and going on waits until every one is ticked.
   function showConsent(active) {
     const journey = app.journey;
+    journey.ticked = new Set();
+    const tick = (item) => {
+      if (journey.ticked.has(item.id)) journey.ticked.delete(item.id); else journey.ticked.add(item.id);
+      app.view();
+    };
     show("consent", () => h("section", { class: "consent" },
       h("h1", {}, t("consent.title")),
       active.length ? h("p", {}, t("consent.intro")) : null,
       h("div", { class: "consent-items" }, journey.consentItems.map((item) => h("article", { class: "consent-item " + item.type, "data-item": item.id },
         item.type === "passive" ? h("p", { class: "notice" }, t("consent.notice")) : null,
-        h("p", { class: "consent-text" }, item.text),
+        item.type === "passive" ? h("p", { class: "consent-text", id: "consent-" + item.id }, item.text) : h("button", {
+          type: "button", role: "checkbox", class: "consent-tick", "data-tick": item.id, id: "consent-" + item.id,
+          "aria-checked": journey.ticked.has(item.id) ? "true" : "false", onclick: () => tick(item),
+        }, h("span", { class: "box", "aria-hidden": "true" }, journey.ticked.has(item.id) ? "✓" : ""), h("span", { class: "consent-text" }, item.text)),
         item.url ? h("p", { class: "consent-link" }, t("consent.terms") + " ", h("span", { class: "url" }, item.url)) : null))),
+      active.length && journey.ticked.size < active.length ? h("p", { class: "hint", id: "consent-hint" }, t("consent.tickEach")) : null,
       h("div", { class: "actions" },
         active.length ? button("refuse", t("consent.refuse"), () => {
           send("userConsented", { itemId: active[0].id, decision: false });
         }, "secondary") : null,
-        button("accept", t("consent.accept"), () => {
-          for (const item of active) send("userConsented", { itemId: item.id, decision: true });
-          journey.consented = true;
-          startNextCredential(true);
-        }))));
+        h("button", {
+          type: "button", class: "button primary", "data-action": "accept",
+          disabled: active.every((item) => journey.ticked.has(item.id)) ? false : true,
+          onclick: () => {
+            if (!active.every((item) => journey.ticked.has(item.id))) return;
+            for (const item of active) send("userConsented", { itemId: item.id, decision: true });
+            journey.consented = true;
+            startNextCredential(true);
+          },
+        }, t(active.length ? "consent.accept" : "consent.continue")))));
   }
 
   function startNextCredential(now) {
@@ -637,7 +663,7 @@
       h("div", { class: "scan-body" },
         h("div", { class: "viewport" },
           app.config.preview
-            ? h("img", { id: "preview", src: "/preview.mjpeg" + (token ? "?token=" + encodeURIComponent(token) : ""), alt: "" })
+            ? h("img", { id: "preview", src: "/preview.mjpeg" + (token ? "?token=" + encodeURIComponent(token) : ""), alt: t("scan.previewAlt") })
             : h("div", { class: "no-preview" }, t("scan.noPreview")),
           h("div", { class: "guide " + (face ? "oval" : "card"), "aria-hidden": "true" }),
           h("div", { class: "flash-notice", id: "flash", hidden: true }, t("flash.on"))),
@@ -685,7 +711,7 @@
   // A half-circle gauge: the needle at the current angle, a mark at the target (±45°).
   function tiltGauge(current, target) {
     const clamp = (value) => Math.max(-45, Math.min(45, value));
-    const svg = `<svg viewBox="-60 -60 120 70" width="240" height="140" role="img">
+    const svg = `<svg viewBox="-60 -60 120 70" width="240" height="140" aria-hidden="true">
       <path d="M -50 0 A 50 50 0 0 1 50 0" class="track" fill="none" stroke-width="8"/>
       <line x1="0" y1="0" x2="0" y2="-50" class="target" stroke-width="4" transform="rotate(${clamp(target)})"/>
       <line x1="0" y1="0" x2="0" y2="-46" class="needle" stroke-width="5" stroke-linecap="round" transform="rotate(${clamp(current)})"/>
@@ -696,13 +722,33 @@
     return gauge;
   }
 
+  // Modes with a simpler one to fall back to (seeds: isFallbackAvailable -> a button).
+  const FALLBACK = { docFinder: "manual", barcode: "manual", faceLiveness: "faceManual" };
+
+  // Help pauses detection and counts as a try at the station: after the configured tries
+  // it offers the fallback (`offerFallback`) or asks for staff (`askStaff`).
   function openHelp() {
-    const face = app.journey && app.journey.part === "face";
+    const journey = app.journey;
+    const face = journey && journey.part === "face";
     send("pauseScan");
     openModal("help", () => [
-      h("h2", {}, t("scan.helpTitle")),
+      h("h2", { id: "modal-title" }, t("scan.helpTitle")),
       h("p", {}, t(face ? "scan.helpFace" : "scan.helpText")),
-      h("div", { class: "actions" }, button("continue", t("scan.continue"), () => { closeModal("help"); send("retryScan"); })),
+      h("div", { class: "actions" },
+        journey && FALLBACK[journey.mode]
+          ? button("switchToFallback", t("fallback.switch"), () => { closeModal("help"); send("switchToFallback"); }, "secondary") : null,
+        button("continue", t("scan.continue"), () => { closeModal("help"); send("retryScan"); })),
+    ]);
+  }
+
+  // The reader waits for the document: help, and going on without the chip.
+  function openChipHelp() {
+    openModal("help", () => [
+      h("h2", { id: "modal-title" }, t("nfc.helpTitle")),
+      h("p", {}, t("nfc.helpText")),
+      h("div", { class: "actions" },
+        button("switchToFallback", t("nfc.skip"), () => { closeModal("help"); send("switchToFallback"); }, "secondary"),
+        button("continue", t("scan.continue"), () => closeModal("help"))),
     ]);
   }
 
@@ -758,10 +804,11 @@
       h("h1", {}, t("nfc.title")),
       h("div", { class: "reader-illustration", "aria-hidden": "true" }),
       h("p", { class: "lead", id: "nfc-text" }, t(textKey)),
-      percent === null ? null : h("div", { class: "progress", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent) },
+      percent === null ? null : h("div", { class: "progress", role: "progressbar", "aria-label": t("nfc.title"), "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(percent) },
         h("div", { class: "bar", style: "width: " + percent + "%" })),
       percent === null ? null : h("p", { class: "percent", id: "nfc-percent" }, percent + " %"),
-      percent === null && app.journey && app.journey.fallback ? fallbackBox() : null);
+      percent === null && app.journey && app.journey.fallback ? fallbackBox() : null,
+      percent === null && app.journey && !done ? h("div", { class: "actions" }, button("help", t("scan.help"), openChipHelp, "secondary")) : null);
   }
 
   function updateChip(percent) {
@@ -930,12 +977,7 @@
   }
 
   function escalationBox() {
-    const journey = app.journey;
-    if (journey.fallback) return fallbackBox();
-    if (journey.askStaff) {
-      return h("div", { class: "escalation", "data-kind": "askStaff" }, h("h2", {}, t("askStaff.title")));
-    }
-    return null;
+    return app.journey.fallback ? fallbackBox() : null;
   }
 
   function onOfferFallback(message) {
@@ -945,11 +987,33 @@
     if (app.view) app.view();
   }
 
+  // The part failed the configured number of tries and has no simpler mode left: a screen of
+  // its own says to get a member of staff, and lets the person try once more, or stop (the
+  // journey is cancelled and everything they provided is deleted).
   function onAskStaff() {
     const journey = app.journey;
-    if (!journey) return;
+    if (!journey || journey.ended) return;
     journey.askStaff = true;
-    if (app.view) app.view();
+    const modal = document.getElementById("modal");
+    const helpOpen = modal.dataset.kind === "help";
+    const from = screen().dataset.screen;
+    // What "try again" goes back to: the view before, with the command that resumes it.
+    const previous = app.view;
+    const resume = helpOpen ? () => send("retryScan") : from === "reject" || from === "retry" ? () => send("retake") : null;
+    closeModal();
+    show("askStaff", () => h("section", { class: "centered ask-staff" },
+      h("div", { class: "icon warning", "aria-hidden": "true" }, "?"),
+      h("h1", {}, t("askStaff.title")),
+      h("p", { class: "lead" }, t("askStaff.text")),
+      h("p", { id: "ask-staff-stop" }, t("askStaff.stopText")),
+      h("div", { class: "actions" },
+        button("tryAgain", t("askStaff.tryAgain"), () => {
+          journey.askStaff = false;
+          if (resume) resume();
+          // A retake brings its own screens; otherwise the view before comes back.
+          if (!resume || helpOpen) { app.view = previous; previous(); }
+        }, "secondary"),
+        button("stopAndDelete", t("askStaff.stop"), () => send("cancel"), "danger"))));
   }
 
   // MARK: Digital Identity
@@ -1018,12 +1082,16 @@
       h("div", { class: "actions" }, button("retryAfterError", t("error.retry"), () => send("retryAfterError")))));
   }
 
+  // Why a journey could not start, by the error's family: what happened and what to do.
+  const REFUSAL_CAUSES = { A: "offline", E: "offline", B: "setup", C: "setup", D: "setup", F: "setup", I: "setup", J: "session", L: "reference" };
+
   function showRefused(error) {
-    show("result", () => h("section", { class: "centered result failed", "data-refused": "true" },
+    const cause = REFUSAL_CAUSES[(error.code || "?").charAt(0)] || "other";
+    show("result", () => h("section", { class: "centered result failed", "data-refused": "true", "data-cause": cause },
       h("div", { class: "icon negative", "aria-hidden": "true" }, "!"),
-      h("h1", {}, t("result.failedTitle")),
-      h("p", { class: "lead" }, errorText(error)),
-      h("p", {}, t("result.askStaff")),
+      h("h1", {}, t("refused.title")),
+      h("p", { class: "lead", id: "refused-what" }, t("refused." + cause)),
+      h("p", { id: "refused-todo" }, t("refused." + cause + ".todo")),
       h("p", { class: "code staff-code", id: "error-code" }, error.code)));
   }
 
@@ -1074,7 +1142,7 @@
     let seconds = Math.ceil(remaining / 1000);
     clearInterval(app.inactivityTimer);
     openModal("inactivity", () => [
-      h("h2", {}, t("inactivity.title")),
+      h("h2", { id: "modal-title" }, t("inactivity.title")),
       h("p", { class: "lead", id: "inactivity-seconds" }, t("inactivity.text", { seconds })),
       h("div", { class: "actions" }, button("userIsPresent", t("inactivity.present"), () => { closeModal("inactivity"); send("userIsPresent"); })),
     ]);
@@ -1087,7 +1155,7 @@
 
   function confirmCancel() {
     openModal("cancel", () => [
-      h("h2", {}, t("cancel.title")),
+      h("h2", { id: "modal-title" }, t("cancel.title")),
       h("p", {}, t("cancel.text")),
       h("div", { class: "actions" },
         button("continueJourney", t("cancel.continue"), () => closeModal("cancel"), "secondary"),
@@ -1107,6 +1175,21 @@
     else if (theme.appearance === "system") css += ` @media (prefers-color-scheme: dark) { :root { ${block("dark")} color-scheme: dark; } }`;
     document.getElementById("theme").textContent = css;
     document.documentElement.dataset.appearance = theme.appearance;
+    resetContrast();
+  }
+
+  // `high` always; `system` when the display asks for more contrast; the person may turn it
+  // on (or off) with the header's toggle until the station's next screen between journeys.
+  function resetContrast() {
+    const configured = (app.config.theme && app.config.theme.contrast) || "system";
+    const wanted = configured === "high" || (configured === "system" && matchMedia("(prefers-contrast: more)").matches);
+    document.documentElement.dataset.contrast = wanted ? "high" : "normal";
+  }
+
+  function toggleContrast() {
+    const root = document.documentElement;
+    root.dataset.contrast = root.dataset.contrast === "high" ? "normal" : "high";
+    updateChrome();
   }
 
   function renderLanguages() {
@@ -1126,6 +1209,8 @@
 
   async function start() {
     document.getElementById("cancel").addEventListener("click", confirmCancel);
+    const contrast = document.getElementById("contrast");
+    if (contrast) contrast.addEventListener("click", toggleContrast);
     document.getElementById("modal").addEventListener("click", (event) => {
       if (event.target.id === "modal" && event.currentTarget.dataset.kind === "cancel") closeModal("cancel");
     });

@@ -67,10 +67,7 @@ struct InitiationPlan {
             timestamp: ISO8601DateFormatter().string(from: now),
             account: Ref(id: accountId),
             sdk: .init(token: sessionToken),
-            consentItems: [ConsentItemResponse(
-                id: "privacy", type: "PASSIVE", text: "By continuing you agree to the processing of your identity document.",
-                url: "\(baseURL)/privacy"
-            )],
+            consentItems: ConsentOffer.passive.items(baseURL: baseURL),
             workflowExecution: .init(id: executionId, credentials: credentialResponses)
         )
     }

@@ -62,6 +62,9 @@ public actor StationLoop {
         /// How many calls in a row may fail (the backend away for a moment) before the
         /// hand-off's part ends with the backend's error.
         public var handoffPollFailures = 5
+        /// `backend.offline: refuse`: an unreachable backend puts the station out of service
+        /// (device `backend`) until it answers again, instead of refusing each person in turn.
+        public var refuseOffline = false
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],
@@ -82,9 +85,11 @@ public actor StationLoop {
             controller.defaultInactivityTimeout = configuration.journey.inactivityTimeout
             controller.inactivityWarningGrace = configuration.journey.inactivityGrace
             controller.livenessProviderVersion = 1
+            controller.maxAttemptsPerPart = configuration.journey.tries
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)
+            refuseOffline = configuration.backend.offline == "refuse"
         }
     }
 
@@ -125,6 +130,8 @@ public actor StationLoop {
     private var chipTask: Task<Void, Never>?
     private var handoffTask: Task<Void, Never>?
     private var backgroundTasks: [Task<Void, Never>] = []
+    /// The starter asking an unreachable backend whether it answers again (`refuseOffline`).
+    private var probeTask: Task<Void, Never>?
 
     public init(dependencies: Dependencies, settings: Settings, logger: Logger) {
         self.dependencies = dependencies
@@ -231,7 +238,22 @@ public actor StationLoop {
         case .probeDevices:
             let camera = await dependencies.camera.probe()
             let reader = await dependencies.chip.probe()
-            await perform(machine.devicesProbed([DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]))
+            var statuses = [DeviceStatus(.camera, camera), DeviceStatus(.reader, reader)]
+            if settings.refuseOffline {
+                // The starter knows from its last call whether the backend answers; while it
+                // does not, it asks again once per recheck interval, in the background (a
+                // backend that does not answer must not hold the loop), seen at a later tick.
+                let starter = dependencies.starter
+                let reachable = await starter.isReachable
+                statuses.append(DeviceStatus(.backend, available: reachable, detail: reachable ? nil : StationMachine.backendUnreachable))
+                if !reachable, probeTask == nil {
+                    probeTask = Task { [weak self] in
+                        await starter.probeIfDue()
+                        await self?.probeFinished()
+                    }
+                }
+            }
+            await perform(machine.devicesProbed(statuses))
         case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame, let portrait):
             // The camera is let go of by the platen's watch before the capture opens it.
             platenTask?.cancel()
@@ -301,11 +323,16 @@ public actor StationLoop {
         case .stop:
             platenTask?.cancel()
             handoffTask?.cancel()
+            probeTask?.cancel()
             for task in backgroundTasks { task.cancel() }
             for timer in timers.values { timer.cancel() }
             timers = [:]
             continuation.finish()
         }
+    }
+
+    private func probeFinished() {
+        probeTask = nil
     }
 
     private func requestJourney(generation: Int, authentication: AuthenticationReference?) {

@@ -158,6 +158,9 @@ struct StationMachine {
         case stopped
     }
 
+    /// What a technician reads on the out-of-service screen when the backend does not answer.
+    static let backendUnreachable = "the verification backend does not answer; new journeys are refused (backend.offline: refuse)"
+
     /// The outbox cannot keep what the person gave: the journey cannot go on (N, not retryable).
     static let outboxUnusable = FlowError(.N, detail: "000010")
 
@@ -284,6 +287,11 @@ struct StationMachine {
         case .failure(let error):
             let flowError = error.flowError
             state = .result
+            if settings.refuseOffline, error.meansOffline {
+                // `backend.offline: refuse`: after this person's screen, the station is out of
+                // service until the backend answers again (the probe asks the starter).
+                devices[.backend] = DeviceStatus(.backend, available: false, detail: Self.backendUnreachable)
+            }
             return [
                 .log(LogLine(level: .warning, message: "journey refused: the backend could not start it", metadata: ["code": flowError.code])),
                 .metric(.journeyEnded(outcome: "refused")),

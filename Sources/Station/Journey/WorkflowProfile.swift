@@ -92,11 +92,17 @@ public struct WorkflowProfile: Hashable, Sendable {
                 return nil
             }
         }
-        let consent = response.consentItems.map { ConsentItem(id: $0.id, type: $0.type == "passive" ? .passive : .active, text: $0.text, url: $0.url) }
+        let consent = response.consentItems.map { ConsentItem(id: $0.id, type: Self.consentType($0.type), text: $0.text, url: $0.url) }
         let flow: Workflow.Flow = if let authentication { .authentication(authentication) } else if preset == .fastfill { .fastfill } else { .verification }
         return Workflow(
             flow: flow, credentials: infos, consentItems: consent.isEmpty ? nil : consent,
             dataCenter: dataCenter, token: token, livenessProviderVersion: 1, digitalHandoffs: handoffs)
+    }
+
+    /// The API's consent type (`PASSIVE` or `ACTIVE`, docs/backend-api.yaml; any case): a
+    /// type the station does not know asks for the person's explicit consent, the safe side.
+    static func consentType(_ type: String) -> ConsentItem.ConsentType {
+        type.uppercased() == "PASSIVE" ? .passive : .active
     }
 
     static func documentType(_ type: IdType) -> Document.DocumentType {

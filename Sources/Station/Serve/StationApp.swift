@@ -169,11 +169,7 @@ public struct StationApp: Sendable {
         autopilot?.attach(to: loop)
 
         let token = try Self.readSecret(c.display.tokenFile, key: "display.token-file")
-        var theme = Theme()
-        theme.primary = .init(c.display.theme.primary)
-        theme.background = .init(c.display.theme.background)
-        theme.text = .init(c.display.theme.text)
-        theme.appearance = c.display.theme.dark == "on" ? .dark : c.display.theme.dark == "off" ? .light : .system
+        let theme = c.display.theme.display
         let ports = Ports()
         let displayServer = DisplayServer(
             configuration: .init(

@@ -61,6 +61,9 @@ struct StationHarness: Sendable {
         /// At an Authentication station, the enrollment each of the autopilot's journeys names.
         var references: [AuthenticationReference] = []
         var journeys = 1
+        /// `backend.offline: refuse` with this backend for starting journeys (rechecked every
+        /// 50 ms while unreachable) instead of the reference backend.
+        var refusingWith: SwitchableBackend?
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -79,8 +82,15 @@ struct StationHarness: Sendable {
                 configuration.retry = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
             }
             let profile = WorkflowProfile(preset: options.preset)
-            let starter = JourneyStarter(
-                backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
+            let starter = if let refusing = options.refusingWith {
+                JourneyStarter(
+                    backend: refusing, policy: OfflinePolicy(mode: .refuseNewJourneys, recheckInterval: .milliseconds(50)),
+                    template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
+            } else {
+                JourneyStarter(
+                    backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"),
+                    logger: logger)
+            }
             let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
             let chip = try FakeChip(options.chip, mrz: options.mrz, issuer: issuer)
             let recording = RecordingDisplay()
@@ -90,13 +100,15 @@ struct StationHarness: Sendable {
             controller.defaultInactivityTimeout = options.inactivity
             controller.inactivityWarningGrace = options.grace
             controller.livenessProviderVersion = 1
+            var settings = StationLoop.Settings(
+                profile: profile, start: options.start, controller: controller, resultScreen: options.resultScreen,
+                decisionWait: options.decisionWait, tick: .milliseconds(50))
+            settings.refuseOffline = options.refusingWith != nil
             let loop = StationLoop(
                 dependencies: .init(
                     display: autopilot ?? recording, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox,
                     metrics: StationMetrics()),
-                settings: .init(
-                    profile: profile, start: options.start, controller: controller, resultScreen: options.resultScreen,
-                    decisionWait: options.decisionWait, tick: .milliseconds(50)),
+                settings: settings,
                 logger: logger)
             autopilot?.attach(to: loop)
             let harness = StationHarness(
