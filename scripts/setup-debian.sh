@@ -8,6 +8,8 @@ packages=(
     pkg-config libpcsclite-dev libssl-dev libeac-dev libturbojpeg0-dev libopenjp2-7-dev libgpiod-dev libsqlite3-dev
     # Vision: OpenCV core and imgproc behind the COpenCV shim; dlib (faces) behind CDlib
     libopencv-dev libpng-dev libdlib-dev
+    # Vision: the PDF417 reader of North American cards' backs (ZXing-C++ behind CZXing)
+    libzxing-dev
     # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)
     libv4l-dev libtesseract-dev tesseract-ocr-eng
     # the real PC/SC stack the tests and the demo use
