@@ -29,11 +29,19 @@ public struct WorkflowProfile: Hashable, Sendable {
         switch preset {
         case .passportChipFace, .fastfill: [.PASSPORT]
         case .idCardChipFace: [.ID_CARD]
+        case .usDLBarcodeFace: [.DRIVING_LICENSE, .ID_CARD]
         case .authentication: []
         }
     }
 
     var wantsFace: Bool { preset != .fastfill }
+
+    /// The countries offered: the configured ones; for the barcode journey by default the
+    /// United States and Canada (whose cards carry the AAMVA PDF417).
+    var offeredCountries: [String] {
+        if countries.isEmpty, preset == .usDLBarcodeFace { return ["USA", "CAN"] }
+        return countries
+    }
 
     /// The account request: credential filters only, never personal data.
     /// - Parameters:
@@ -51,7 +59,7 @@ public struct WorkflowProfile: Hashable, Sendable {
             }
             return request
         }
-        var filters = [CredentialFilter(category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes)]
+        var filters = [CredentialFilter(category: .ID, countries: offeredCountries.isEmpty ? nil : offeredCountries, types: idTypes)]
         if wantsFace { filters.append(CredentialFilter(category: .FACEMAP)) }
         return AccountRequest(
             customerInternalReference: reference, callbackUrl: callbackURL,
@@ -66,12 +74,12 @@ public struct WorkflowProfile: Hashable, Sendable {
             case .ID:
                 let types = credential.type?.values ?? idTypes
                 let documents = types.map { Document(Self.documentType($0), .plastic) }
-                let offered = credential.country?.values ?? (countries.isEmpty ? ["XXX"] : countries)
+                let offered = credential.country?.values ?? (offeredCountries.isEmpty ? ["XXX"] : offeredCountries)
                 var byCountry: [String: [Document]] = [:]
                 for country in offered { byCountry[country] = documents }
                 return Credential.Info(
-                    id: credential.id, category: .id, countries: byCountry, documentMode: .docFinder, faceMode: .faceLiveness,
-                    chipReading: true, extractionOnly: preset == .fastfill)
+                    id: credential.id, category: .id, countries: byCountry, documentMode: preset == .usDLBarcodeFace ? .barcode : .docFinder,
+                    faceMode: .faceLiveness, chipReading: preset != .usDLBarcodeFace, extractionOnly: preset == .fastfill)
             case .FACEMAP:
                 return Credential.Info(id: credential.id, category: .face, faceMode: .faceLiveness)
             case .DOCUMENT, .DATA:

@@ -59,6 +59,10 @@ struct StationHarness: Sendable {
         /// At an Authentication station, the enrollment each of the autopilot's journeys names.
         var references: [AuthenticationReference] = []
         var journeys = 1
+        /// In `barcode` mode: the bytes the card's back decodes to, and the hints the first
+        /// captures of the back report instead.
+        var barcode: [UInt8]?
+        var backHints: [FlowError] = []
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -78,7 +82,7 @@ struct StationHarness: Sendable {
             let profile = WorkflowProfile(preset: options.preset)
             let starter = JourneyStarter(
                 backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
-            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
+            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face, barcode: options.barcode, backHints: options.backHints)
             let chip = try FakeChip(options.chip, mrz: mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
