@@ -427,21 +427,23 @@ extension ReferenceChecks {
     /// The seeds' IDResult from an AAMVA record: the document's fields and its address.
     static func idResult(_ record: AAMVARecord) -> IDResult {
         var result = IDResult()
-        result.issuingCountry = record.country
         result.idType = record.documentKind == .drivingLicense ? .DRIVING_LICENSE : .ID_CARD
         result.idSubType = "AAMVA_\(record.documentKind.rawValue)"
-        result.lastName = record.familyName
-        result.firstName = record.firstName
+        // The IDResult's lengths (docs/backend-api.yaml), whatever a record holds.
+        func limit(_ value: String?, _ length: Int) -> String? { value.map { String($0.prefix(length)) } }
+        result.lastName = limit(record.familyName, 100)
+        result.firstName = limit(record.firstName, 100)
         result.dateOfBirth = (try? record.date("DBB")).flatMap { $0 }?.iso8601
         result.expiryDate = (try? record.date("DBA")).flatMap { $0 }?.iso8601
         result.issuingDate = (try? record.date("DBD")).flatMap { $0 }?.iso8601
-        result.documentNumber = record.documentNumber
+        result.documentNumber = limit(record.documentNumber, 100)
         result.gender = record.sex
-        result.country = record.country
-        result.address = record.street
-        result.city = record.city
-        result.subdivision = record.jurisdiction
-        result.postalCode = record.postalCode
+        result.country = limit(record.country, 3)
+        result.issuingCountry = result.country
+        result.address = limit(record.street, 64)
+        result.city = limit(record.city, 64)
+        result.subdivision = limit(record.jurisdiction, 3)
+        result.postalCode = limit(record.postalCode, 15)
         result.extractionMethod = "barcode"
         return result
     }
