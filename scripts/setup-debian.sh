@@ -11,6 +11,8 @@ packages=(
     # the Digital Identity hand-off's QR code (libqrencode, LGPL-2.1+); its tests read it back
     # with ZBar's zbarimg, a decoder we did not write
     libqrencode-dev zbar-tools
+    # Vision: the PDF417 reader of North American cards' backs (ZXing-C++ behind CZXing)
+    libzxing-dev
     # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)
     libv4l-dev libtesseract-dev tesseract-ocr-eng
     # the real PC/SC stack the tests and the demo use

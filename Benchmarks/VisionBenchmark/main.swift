@@ -7,6 +7,13 @@ import Vision
 // against the field's usual OpenCV finder (Canny, contours, approxPolyDP) on the same
 // frames, one core (OpenCV's thread pool is off). Figures, not pass/fail.
 
+// `VisionBenchmark barcode` runs the PDF417 part alone.
+if CommandLine.arguments.dropFirst().first == "barcode" {
+    print("==> PDF417 on cards' backs (docs/vision.md)")
+    try BarcodeBenchmark.run()
+    exit(0)
+}
+
 // `VisionBenchmark faces` runs the face part alone.
 if CommandLine.arguments.dropFirst().first == "faces" {
     print("==> faces (docs/faces.md)")

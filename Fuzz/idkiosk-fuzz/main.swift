@@ -30,6 +30,14 @@ func run(_ target: String, _ bytes: [UInt8]) {
         _ = try? Y4MHeader.parse(bytes)
     case "mrz-text":
         _ = try? MRZ(String(decoding: bytes, as: UTF8.self))
+    case "aamva":
+        // A decoded barcode's bytes: the record, its typed fields, its error's description.
+        do {
+            let record = try AAMVARecord(bytes)
+            _ = (try? record.validated(), try? record.date("DBB"), record.postalCode, record.street, record.sex, record.hasAddress)
+        } catch {
+            _ = error.description
+        }
     case "finder":
         // The first two bytes give the size (up to 255 x 255), the rest the pixels.
         guard bytes.count >= 2 else { return }
@@ -107,7 +115,7 @@ func run(_ target: String, _ bytes: [UInt8]) {
 }
 
 enum Fuzz {
-    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
+    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "aamva", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
     nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
     /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.
     nonisolated(unsafe) static var reader: MRZReader? = (try? MRZModel(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))

@@ -53,6 +53,10 @@ public final class DemoStack: Sendable {
         /// The station's `backend.offline` and `display.theme.dark`.
         public var offline = "queue"
         public var dark = "auto"
+        /// The document camera's recording (MJPEG); the generated demo passport page by default.
+        public var documentRecording: String?
+        /// The station's `journey.countries`.
+        public var countries = "[UTO]"
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
@@ -78,7 +82,7 @@ public final class DemoStack: Sendable {
         try faces.litRecordings(in: directory + "/recordings", identity: options.person, presentation: options.presentation)
         let demo = data.root + "/sequences/" + options.document
         try FileManager.default.removeItem(atPath: directory + "/recordings/document.mjpeg")
-        try FileManager.default.copyItem(atPath: demo + ".mjpeg", toPath: directory + "/recordings/document.mjpeg")
+        try FileManager.default.copyItem(atPath: options.documentRecording ?? demo + ".mjpeg", toPath: directory + "/recordings/document.mjpeg")
         let truth = try JSONDecoder().decode([DemoFrame?].self, from: Data(contentsOf: URL(fileURLWithPath: demo + ".json")))
         guard let lines = truth.lazy.compactMap({ $0 }).compactMap(\.mrz).first else { throw ChildProcessError("\(demo).json has no MRZ") }
         let mrz = options.mrz ?? lines.joined()
@@ -122,7 +126,7 @@ public final class DemoStack: Sendable {
             journey:
               start: \(options.start)
               workflow: \(options.workflow)
-              countries: [UTO]
+              countries: \(options.countries)
               result-s: \(options.resultSeconds)
               inactivity-s: \(options.inactivitySeconds)
             backend:

@@ -1,6 +1,7 @@
 import Backend
 import Foundation
 import MRTD
+import Vision
 
 /// The checks the reference backend performs itself: image resolution, brightness and
 /// sharpness (``ImageQuality``), MRZ check digits and layout, expiry, camera MRZ against chip DG1, and passive
@@ -50,6 +51,12 @@ enum ReferenceChecks {
         if classifier == .mrz {
             let parsed = (try? JSONDecoder().decode(MrzData.self, from: body)).flatMap { try? MRZ($0.lines.joined(separator: "\n")) }
             return CapabilityResult(id: id, credentialId: credentialId, decision: parsed == nil ? .REJECTED : .PASSED, reason: parsed == nil ? "MRZ_INVALID" : nil)
+        }
+        if classifier == .barcode {
+            switch barcodeRecord(body) {
+            case .success: return CapabilityResult(id: id, credentialId: credentialId, decision: .PASSED)
+            case .failure(let failure): return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: failure.reason)
+            }
         }
         if classifier == .nfc {
             let chip = try? JSONDecoder().decode(ChipData.self, from: body)
@@ -174,6 +181,20 @@ enum ReferenceChecks {
                 outcome.idResult = idResult(mrz, lines: chipMRZ != nil ? chipLines : cameraLines, method: chipMRZ != nil ? "nfc" : "mrz", today: today)
                 if let filter = idParts.first?.filter, let result = outcome.idResult {
                     caps.dataChecks.append(documentMatchesWorkflow(result, filter: filter, credentialId: idCredential))
+                }
+            } else if let part = idParts.first(where: { $0.classifier == .barcode }) {
+                switch barcodeRecord(part.body) {
+                case .success(let record):
+                    caps.extraction.append(CapabilityResult(id: "extraction-BARCODE", credentialId: idCredential, decision: .PASSED))
+                    let expired = (try? record.date("DBA")).flatMap { $0 }.map { isExpired($0, today: today) } ?? true
+                    caps.dataChecks.append(CapabilityResult(id: "expiry", credentialId: idCredential, decision: expired ? .REJECTED : .PASSED, reason: expired ? "EXPIRED" : nil))
+                    let result = idResult(record)
+                    outcome.idResult = result
+                    if let filter = idParts.first?.filter {
+                        caps.dataChecks.append(documentMatchesWorkflow(result, filter: filter, credentialId: idCredential))
+                    }
+                case .failure(let failure):
+                    caps.extraction.append(CapabilityResult(id: "extraction-BARCODE", credentialId: idCredential, decision: .REJECTED, reason: failure.reason))
                 }
             } else {
                 caps.extraction.append(CapabilityResult(id: "extraction", credentialId: idCredential, decision: .NOT_EXECUTED, reason: "NO_MRZ_OR_CHIP_DATA"))
@@ -378,6 +399,67 @@ enum ReferenceChecks {
         result.mrzLine2 = lines.count > 1 ? lines[1] : nil
         result.mrzLine3 = lines.count > 2 ? lines[2] : nil
         result.extractionMethod = method
+        return result
+    }
+}
+
+// MARK: Barcode (AAMVA)
+
+extension ReferenceChecks {
+    /// Why a BARCODE part is unusable: its reason code.
+    struct BarcodeFailure: Error {
+        var reason: String
+    }
+
+    /// The AAMVA record of a BARCODE part, parsed again here (the station's reading is not trusted).
+    static func barcodeRecord(_ body: Data) -> Result<AAMVARecord, BarcodeFailure> {
+        guard let data = try? JSONDecoder().decode(BarcodeData.self, from: body) else { return .failure(BarcodeFailure(reason: "BARCODE_DATA_INVALID")) }
+        guard data.format == "PDF417" else { return .failure(BarcodeFailure(reason: "BARCODE_FORMAT")) }
+        do {
+            return .success(try AAMVARecord([UInt8](data.data)).validated())
+        } catch {
+            return .failure(BarcodeFailure(reason: reason(for: error)))
+        }
+    }
+
+    static func reason(for error: AAMVAError) -> String {
+        switch error {
+        case .notAAMVA: "BARCODE_NOT_AAMVA"
+        case .truncatedHeader, .invalidHeader, .subfileOutOfRange, .tooLong, .invalidElement: "AAMVA_LAYOUT"
+        case .noDocumentSubfile, .missingElement: "AAMVA_FIELD_MISSING"
+        case .invalidDate: "AAMVA_DATE"
+        }
+    }
+
+    static func isExpired(_ expiry: AAMVADate, today: Date) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let now = calendar.dateComponents([.year, .month, .day], from: today)
+        // Valid through the whole expiry day.
+        return (expiry.year, expiry.month, expiry.day) < (now.year ?? 0, now.month ?? 0, now.day ?? 0)
+    }
+
+    /// The seeds' IDResult from an AAMVA record: the document's fields and its address.
+    static func idResult(_ record: AAMVARecord) -> IDResult {
+        var result = IDResult()
+        result.idType = record.documentKind == .drivingLicense ? .DRIVING_LICENSE : .ID_CARD
+        result.idSubType = "AAMVA_\(record.documentKind.rawValue)"
+        // The IDResult's lengths (docs/backend-api.yaml), whatever a record holds.
+        func limit(_ value: String?, _ length: Int) -> String? { value.map { String($0.prefix(length)) } }
+        result.lastName = limit(record.familyName, 100)
+        result.firstName = limit(record.firstName, 100)
+        result.dateOfBirth = (try? record.date("DBB")).flatMap { $0 }?.iso8601
+        result.expiryDate = (try? record.date("DBA")).flatMap { $0 }?.iso8601
+        result.issuingDate = (try? record.date("DBD")).flatMap { $0 }?.iso8601
+        result.documentNumber = limit(record.documentNumber, 100)
+        result.gender = record.sex
+        result.country = limit(record.country, 3)
+        result.issuingCountry = result.country
+        result.address = limit(record.street, 64)
+        result.city = limit(record.city, 64)
+        result.subdivision = limit(record.jurisdiction, 3)
+        result.postalCode = limit(record.postalCode, 15)
+        result.extractionMethod = "barcode"
         return result
     }
 }

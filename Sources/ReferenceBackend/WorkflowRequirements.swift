@@ -17,7 +17,7 @@ enum WorkflowRequirements {
     /// The classifiers announced with upload URLs.
     static func classifiers(for category: CredentialCategory) -> [String] {
         switch category {
-        case .ID: ["FRONT", "BACK", "FRONT_WITH_FLASH", "MRZ", "NFC"]
+        case .ID: ["FRONT", "BACK", "FRONT_WITH_FLASH", "MRZ", "BARCODE", "NFC"]
         case .FACEMAP: ["FACE", "LIVENESS_0", "LIVENESS"]
         case .DOCUMENT: ["FRONT", "BACK"]
         case .DATA: []
@@ -32,7 +32,7 @@ enum WorkflowRequirements {
     /// Whether a credential of this category takes the part.
     static func accepts(_ classifier: PartClassifier, for category: CredentialCategory, fullFrames: Bool = false) -> Bool {
         switch category {
-        case .ID: [.front, .back, .frontWithFlash, .mrz, .nfc].contains(classifier) || (fullFrames && [.frontFullFrame, .backFullFrame].contains(classifier))
+        case .ID: [.front, .back, .frontWithFlash, .mrz, .barcode, .nfc].contains(classifier) || (fullFrames && [.frontFullFrame, .backFullFrame].contains(classifier))
         case .FACEMAP: classifier == .face || classifier == .livenessRecord || classifier.rawValue.hasPrefix("LIVENESS_")
         case .DOCUMENT: classifier == .front || classifier == .back
         case .DATA: false

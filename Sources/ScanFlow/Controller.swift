@@ -79,6 +79,10 @@ public struct Controller: Sendable {
         return (scan.part, scan.mode)
     }
 
+    /// The side of the part the camera is asked for while it starts or scans: 0 the front
+    /// (or the only side), 1 a card's back (resuming there after Z). Nil otherwise.
+    public var currentSide: Int? { journey?.scan?.currentSide }
+
     /// Whether the journey has ended (and the session was wiped).
     public var hasEnded: Bool {
         if case .ended = state { return true }

@@ -469,3 +469,13 @@ struct ScanPart: Sendable {
         state = .finished
     }
 }
+
+extension ScanPart {
+    /// The side being started or scanned.
+    var currentSide: Int? {
+        switch state {
+        case .starting(let side), .scanning(let side, _): side
+        default: nil
+        }
+    }
+}

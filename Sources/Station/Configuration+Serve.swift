@@ -12,6 +12,9 @@ extension Configuration {
         case passportChipFace = "passport-chip-face"
         /// Identity card front and back, its chip, then the face.
         case idCardChipFace = "id-card-chip-face"
+        /// A North American driving licence or identity card: its front, the PDF417 on its
+        /// back read (`barcode` mode, the AAMVA record as extraction data), then the face.
+        case usDLBarcodeFace = "us-dl-barcode-face"
         /// Passport data page and chip, no face: extraction only (seed 002 Fastfill).
         case fastfill
         /// The person's face against the face of their enrollment, a verification that

@@ -61,6 +61,9 @@ extension Configuration {
         /// Seconds a page with an MRZ may lie ready before it is taken without a key read
         /// (the person is then asked to type the chip's key).
         public var mrzTimeoutSeconds = 4
+        /// Seconds the back of a card in `barcode` mode may be looked at without its PDF417
+        /// decoding: then the seeds' Z (the front is still shown) or the fallback (manual) mode.
+        public var barcodeTimeoutSeconds = 10
     }
 
     static func parseVision(_ node: Node, into config: inout Configuration, _ r: NodeReader) throws(ConfigurationError) {
@@ -107,6 +110,7 @@ extension Configuration {
             ("min-sharpness", \.minimumSharpness, 0...100_000),
             ("ready-frames", \.readyFrames, 1...30),
             ("mrz-timeout", \.mrzTimeoutSeconds, 1...60),
+            ("barcode-timeout", \.barcodeTimeoutSeconds, 2...120),
         ]
         let document = try r.mapping(node, at: "vision.document", allowed: keys.map(\.0))
         for (name, path, range) in keys {
@@ -128,6 +132,7 @@ extension Configuration.DocumentVisionSection {
         settings.documentGuidance.minimumSharpness = Double(minimumSharpness)
         settings.documentReadyFrames = readyFrames
         settings.mrzTimeout = .seconds(mrzTimeoutSeconds)
+        settings.barcodeTimeout = .seconds(barcodeTimeoutSeconds)
     }
 }
 

@@ -235,7 +235,7 @@ import Testing
         _ = machine.captureEvent(generation: 1, .started, now: .seconds(5))
         let actions = machine.captureEvent(generation: 1, .lowPerformance, now: .seconds(6))
         #expect(actions.contains(.show(.update(.fallback(.lowPerformance)))))
-        #expect(actions.contains { if case .startCapture(_, .manual, .front, _, _, _) = $0 { true } else { false } })
+        #expect(actions.contains { if case .startCapture(_, .manual, .front, _, _, _, _) = $0 { true } else { false } })
     }
 
     @Test func theChipIsReadWithTheFrontsKeyAndALiftedDocumentIsAskedBack() {

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "png", "jpeg", "mjpeg", "y4m", "mrz-text", "finder", "mrz-reader", "tlv", "lds", "sod", "sm", "atr", "display-command", "config",
+        "png", "jpeg", "mjpeg", "y4m", "mrz-text", "aamva", "finder", "mrz-reader", "tlv", "lds", "sod", "sm", "atr", "display-command", "config",
     ])
     func everyTargetTakesHostileBytes(target: String) throws {
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -26,6 +26,7 @@ import Testing
             [0xFF, 0xD8, 0xFF, 0xE0] + Array(noise.prefix(300)) + [0xFF, 0xD9],  // a JPEG frame of garbage
             Array("YUV4MPEG2 W99999999 H-1 F0:0\n".utf8),
             Array("P<UTO<<<<".utf8), [255, 255] + Array(noise.prefix(65_536)),
+            Array("@\n\u{1E}\rANSI 636000100099DL99999999".utf8),  // an AAMVA header pointing past its end
             Self.jpegOfAHugeDeclaredSize,
         ])
     }

@@ -226,7 +226,7 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
 
     public init?(rawValue: String) {
         switch rawValue {
-        case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "FRONT_FULL_FRAME", "BACK_FULL_FRAME", "NFC", "MRZ", "LIVENESS":
+        case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "FRONT_FULL_FRAME", "BACK_FULL_FRAME", "NFC", "MRZ", "BARCODE", "LIVENESS":
             self.rawValue = rawValue
         default:
             guard rawValue.hasPrefix("LIVENESS_") else { return nil }
@@ -246,6 +246,8 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
     public static let backFullFrame = PartClassifier(rawValue: "BACK_FULL_FRAME")!
     public static let nfc = PartClassifier(rawValue: "NFC")!
     public static let mrz = PartClassifier(rawValue: "MRZ")!
+    /// The barcode on a card's back as the station decoded it (JSON, `BarcodeData`).
+    public static let barcode = PartClassifier(rawValue: "BARCODE")!
     /// The record of a liveness capture (JSON): its light challenge, the LED's state in each
     /// `LIVENESS_<n>` frame, the station's own checks.
     public static let livenessRecord = PartClassifier(rawValue: "LIVENESS")!
@@ -253,7 +255,7 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
     public static func liveness(_ index: Int) -> PartClassifier? { PartClassifier(rawValue: "LIVENESS_\(index)") }
 
     /// Whether the body is a JPEG image (otherwise JSON).
-    public var isImage: Bool { self != .nfc && self != .mrz && self != .livenessRecord }
+    public var isImage: Bool { self != .nfc && self != .mrz && self != .barcode && self != .livenessRecord }
 
     public var description: String { rawValue }
 
@@ -312,6 +314,20 @@ public struct MrzData: Codable, Hashable, Sendable, CustomStringConvertible {
     public var lines: [String]
     public init(lines: [String]) { self.lines = lines }
     public var description: String { "MrzData(<redacted>)" }
+}
+
+/// `BarcodeData`: the barcode on a card's back as the station's camera decoded it (for
+/// `PDF417`, an AAMVA record). The bytes travel as base64: a record holds control characters.
+public struct BarcodeData: Codable, Hashable, Sendable, CustomStringConvertible {
+    public var format: String
+    public var data: Data
+
+    public init(format: String, bytes: [UInt8]) {
+        self.format = format
+        data = Data(bytes)
+    }
+
+    public var description: String { "BarcodeData(\(format), \(data.count) bytes, <redacted>)" }
 }
 
 /// `CapabilityResult`.
@@ -389,6 +405,15 @@ public struct IDResult: Codable, Hashable, Sendable, CustomStringConvertible {
     public var mrzLine1: String?
     public var mrzLine2: String?
     public var mrzLine3: String?
+    /// Country of residence (ISO 3166-1 alpha-3), from a barcode's address.
+    public var country: String?
+    /// Street of residence.
+    public var address: String?
+    public var city: String?
+    /// The subdivision of the address: the last characters of its ISO 3166-2 code (`VA`, `ON`).
+    public var subdivision: String?
+    public var postalCode: String?
+    /// `manual`, `barcode`, `nfc` or `mrz`.
     public var extractionMethod: String?
 
     public init() {}

@@ -43,6 +43,9 @@ public struct CameraCapture: CaptureDevice {
         public var documentReadyFrames = 3
         /// How long the side with the MRZ waits for two frames to agree on it.
         public var mrzTimeout: Duration = .seconds(4)
+        /// How long the back of a card in `barcode` mode is looked at for its PDF417 before
+        /// the capture gives up (the seeds' Z when the front is still shown, else the fallback).
+        public var barcodeTimeout: Duration = .seconds(10)
         /// The folder of the vision models (the MRZ reader's); nil reads no MRZ.
         public var modelsFolder: String?
         /// Analysed frames per second under which automatic capture is given up for the
@@ -79,7 +82,7 @@ public struct CameraCapture: CaptureDevice {
         }
 
         var documentGate: DocumentGate.Settings {
-            DocumentGate.Settings(guidance: documentGuidance, readyFrames: documentReadyFrames, mrzTimeout: mrzTimeout)
+            DocumentGate.Settings(guidance: documentGuidance, readyFrames: documentReadyFrames, mrzTimeout: mrzTimeout, barcodeTimeout: barcodeTimeout)
         }
     }
 
@@ -191,8 +194,11 @@ public struct CameraCapture: CaptureDevice {
             var gate = settings.documentGate
             gate.readsMRZ = reader != nil
             var document = DocumentCapture(request: request, gate: gate, sidePause: settings.sidePause)
+            let barcodes = CardBarcodeReader()
             await run(&document, source: source, request: request, report: report) { processor, frame, decisions in
-                try processor.measureDocument(frame, finder: finder, reader: reader, guidance: guidance, wantsMRZ: decisions.wantsMRZ)
+                try processor.measureDocument(
+                    frame, finder: finder, reader: reader, guidance: guidance, wantsMRZ: decisions.wantsMRZ,
+                    barcodeReader: decisions.wantsBarcode ? barcodes : nil)
             }
         }
     }
@@ -241,6 +247,15 @@ public struct CameraCapture: CaptureDevice {
                 break
             case .report(let update):
                 report(.update(update))
+            case .giveUp(let failure):
+                switch failure {
+                case .hint(let error):
+                    logger.notice("the document shown cannot be taken: the person is asked to turn it", metadata: ["code": "\(error.code)"])
+                    report(.scanFailed(error))
+                case .fallback:
+                    logger.notice("no barcode could be read on the card's back: the fallback mode takes over")
+                    report(.lowPerformance)
+                }
             case .take(let shot):
                 if shot.byShutter { _ = request.trigger.takePress() }
                 do {
@@ -261,6 +276,7 @@ public struct CameraCapture: CaptureDevice {
                         }
                     }
                     if rejectReason == nil, let lines = shot.mrz { report(.evidence(.mrz(lines: lines))) }
+                    if rejectReason == nil, let symbol = shot.barcode { report(.evidence(.barcode(.pdf417, bytes: symbol.bytes))) }
                     report(
                         .image(
                             CapturedImage(bytes: jpeg, side: shot.side, chipAccessKeys: shot.chipAccessKeys, rejectReason: rejectReason),

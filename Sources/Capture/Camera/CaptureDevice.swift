@@ -39,9 +39,12 @@ public struct CaptureRequest: Sendable {
     /// The chip's portrait (DG2's image, JPEG or JPEG 2000) a face capture compares its best
     /// face image with; personal data, gone with the request.
     public var portrait: [UInt8]?
+    /// The side to start at: 0 the front, 1 a card's back (the journey resumes there after Z).
+    public var firstSide: Int
 
     public init(
-        mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool, keepFullFrame: Bool = false, portrait: [UInt8]? = nil
+        mode: Scan.Mode, part: Credential.Part, trigger: CaptureTrigger, useFlash: Bool, keepFullFrame: Bool = false, portrait: [UInt8]? = nil,
+        firstSide: Int = 0
     ) {
         self.mode = mode
         self.part = part
@@ -49,6 +52,7 @@ public struct CaptureRequest: Sendable {
         self.useFlash = useFlash
         self.keepFullFrame = keepFullFrame
         self.portrait = portrait
+        self.firstSide = firstSide
     }
 }
 
@@ -61,9 +65,19 @@ public enum CaptureEvent: Sendable {
     case evidence(CaptureEvidence)
     /// The camera stopped delivering or went away; `reason` is for a technician.
     case lost(reason: String)
-    /// The analysis cannot keep up with the camera: automatic capture is given up (the
-    /// journey switches to its fallback mode).
+    /// The analysis cannot keep up with the camera, or a card's barcode cannot be read:
+    /// automatic capture is given up (the journey switches to its fallback mode).
     case lowPerformance
+    /// What is shown cannot be taken and the person must act: the seeds' retryable hints
+    /// Y (the barcode holds no address: scan the front) and Z (the front is shown where the
+    /// back was asked for).
+    case scanFailed(FlowError)
+}
+
+/// The symbology of a barcode read as evidence.
+public enum BarcodeFormat: String, Hashable, Sendable, Codable {
+    /// PDF417, as on the back of North American cards (an AAMVA record).
+    case pdf417 = "PDF417"
 }
 
 /// Evidence a capture gathers beside the images; what the backend calls it is the station's business.
@@ -72,6 +86,8 @@ public enum CaptureEvidence: Hashable, Sendable {
     case frontWithFlash(jpeg: [UInt8])
     /// The lines of the document's machine-readable zone, as read.
     case mrz(lines: [String])
+    /// The bytes of the barcode on a card's back, as decoded (an AAMVA record: personal data).
+    case barcode(BarcodeFormat, bytes: [UInt8])
     /// The camera's whole frame a document image of `side` was cropped from, as JPEG.
     case fullFrame(side: Credential.Part, jpeg: [UInt8])
     /// A frame of the liveness capture (`LIVENESS_<index>`), as JPEG.

@@ -1,4 +1,5 @@
 import ScanFlow
+import Vision
 
 /// The per-frame decisions of a capture, as a value the frame loop of ``CameraCapture``
 /// feeds and obeys: ``DocumentCapture`` and ``FaceCapture``.
@@ -22,6 +23,8 @@ enum FrameAction: Hashable, Sendable {
     case measure
     case report(Scan.Update)
     case take(Shot)
+    /// Report the failure and take nothing more.
+    case giveUp(CaptureFailure)
 }
 
 /// One image to take, and what goes with it.
@@ -37,6 +40,8 @@ struct Shot: Hashable, Sendable {
     var byShutter = false
     /// The document's region in the frame: the image kept is its perspective-corrected crop.
     var region: DocumentRegion?
+    /// The barcode read on this side (a card's back in `barcode` mode), handed over as evidence.
+    var barcode: PDF417Symbol?
     /// For a document: what the frames before it said of its MRZ, for the station's Instant
     /// Feedback; nil for a face.
     var document: DocumentShot?

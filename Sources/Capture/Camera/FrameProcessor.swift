@@ -37,9 +37,11 @@ struct FrameProcessor {
     }
 
     /// The document in the frame, its thumbnail, and (when `wantsMRZ` says so for its
-    /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop.
+    /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop;
+    /// with a `barcodeReader`, the PDF417 of a card found (whole or not, at any tilt: the crop flattens it).
     mutating func measureDocument(
-        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings, wantsMRZ: (DocumentClass) -> Bool
+        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings, wantsMRZ: (DocumentClass) -> Bool,
+        barcodeReader: CardBarcodeReader? = nil
     ) throws -> DocumentFrame {
         let observation = try observeDocument(frame, finder: finder)
         var measured = DocumentFrame(observation: observation)
@@ -47,6 +49,11 @@ struct FrameProcessor {
             PreviewOverlay(
                 quadrilateral: document.quadrilateral, frameWidth: observation.width, frameHeight: observation.height,
                 placed: DocumentGuidance.isPlaced(document, settings: guidance))
+        }
+        // A card's barcode can be read before the card lies whole in the frame.
+        if let barcodeReader, let document = observation.document, document.documentClass == .td1 {
+            measured.barcodeLookedFor = true
+            measured.barcode = try barcodeReader.read(luma, card: document.quadrilateral).map(BarcodeRead.init)
         }
         guard let document = observation.document, document.whole else { return measured }
         let size = DocumentFrame.thumbnailSize

@@ -16,6 +16,8 @@ struct ShotCycle<Gate: ShotGate> {
         case report(Scan.Update)
         /// Take this frame; `byShutter` when the person pressed the shutter (take the press).
         case take(byShutter: Bool)
+        /// Give up the side; frames are ignored from now on.
+        case giveUp(CaptureFailure)
     }
 
     private enum State: Hashable {
@@ -23,6 +25,8 @@ struct ShotCycle<Gate: ShotGate> {
         /// A frame is being taken; frames are not judged until `taken(at:)`.
         case taking
         case pausing(until: Duration)
+        /// Given up: the capture waits to be stopped.
+        case stopped
     }
 
     let automatic: Bool
@@ -43,7 +47,7 @@ struct ShotCycle<Gate: ShotGate> {
     ///   - detectionPaused: whether detection is paused (a help screen shows).
     mutating func frame(at now: Duration, shutter: Bool, detectionPaused: Bool) -> Action {
         switch state {
-        case .taking:
+        case .taking, .stopped:
             return .ignore
         case .pausing(let until):
             guard now >= until else { return .ignore }
@@ -68,6 +72,9 @@ struct ShotCycle<Gate: ShotGate> {
         case .take:
             state = .taking
             return .take(byShutter: false)
+        case .giveUp(let failure):
+            state = .stopped
+            return .giveUp(failure)
         }
     }
 

@@ -14,4 +14,14 @@ enum ShotVerdict: Hashable, Sendable {
     /// Not yet; the guidance, when it changed.
     case wait(Scan.Update?)
     case take
+    /// The side cannot be taken automatically.
+    case giveUp(CaptureFailure)
+}
+
+/// Why an automatic capture gives up on a side.
+enum CaptureFailure: Hashable, Sendable {
+    /// The person must act: the seeds' retryable hints Y and Z.
+    case hint(FlowError)
+    /// The side cannot be captured automatically (a barcode that cannot be read): the part's fallback mode.
+    case fallback
 }

@@ -22,7 +22,11 @@ struct DocumentCapture: FrameDecisions {
     init(request: CaptureRequest, gate: DocumentGate.Settings, sidePause: Duration) {
         part = request.part
         useFlash = request.useFlash
-        cycle = ShotCycle(automatic: request.mode.isAutomatic, gate: DocumentGate(settings: gate), pause: sidePause)
+        cycle = ShotCycle(
+            automatic: request.mode.isAutomatic, gate: DocumentGate(settings: gate, readsBarcode: request.mode == .barcode), pause: sidePause)
+        // Resuming at a card's back (after Z): the front is already taken.
+        imagesTaken = request.part == .multipart ? min(max(request.firstSide, 0), 1) : 0
+        cycle.gate.side = Self.side(of: part, index: imagesTaken)
     }
 
     /// The side the next image shows: front then back for a two-sided part.
@@ -37,6 +41,9 @@ struct DocumentCapture: FrameDecisions {
     func wantsMRZ(_ documentClass: DocumentClass) -> Bool {
         cycle.gate.expectsMRZ(documentClass)
     }
+
+    /// Whether to look for a card's barcode (the back in `barcode` mode).
+    var wantsBarcode: Bool { cycle.gate.wantsBarcode }
 
     // The cycle runs before `action` reads it (`action(cycle.measured(...))` would read the
     // self from before the call).
@@ -68,6 +75,7 @@ struct DocumentCapture: FrameDecisions {
         case .ignore: return .ignore
         case .measure: return .measure
         case .report(let update): return .report(update)
+        case .giveUp(let failure): return .giveUp(failure)
         case .take(let byShutter):
             let side = Self.side(of: part, index: imagesTaken)
             let gate = cycle.gate
@@ -76,7 +84,7 @@ struct DocumentCapture: FrameDecisions {
             return .take(
                 Shot(
                     side: side, chipAccessKeys: consensus.keys, flashPair: side == .front && useFlash,
-                    mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: region,
+                    mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: region, barcode: byShutter ? nil : gate.barcode,
                     document: DocumentShot(expectsMRZ: byShutter ? nil : gate.expectsMRZ(region?.documentClass), mrzSeen: gate.sawMRZ)))
         }
     }

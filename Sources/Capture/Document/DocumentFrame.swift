@@ -9,6 +9,10 @@ struct DocumentFrame: Sendable {
     var mrzLookedFor = false
     /// The MRZ read, if one was found.
     var mrz: MRZReading?
+    /// Whether the card's barcode was looked for in this frame (a whole card's back in `barcode` mode).
+    var barcodeLookedFor = false
+    /// The barcode decoded, if one was: its record, or why it is none.
+    var barcode: BarcodeRead?
     /// The document's luma at ``thumbnailSize``, when it is whole.
     var thumbnail: [UInt8]?
     /// The capture's time of the frame (set by the capture, not the processor).
@@ -23,5 +27,23 @@ struct DocumentFrame: Sendable {
         var sum = 0
         for i in a.indices { sum += abs(Int(a[i]) - Int(b[i])) }
         return Double(sum) / Double(a.count)
+    }
+}
+
+/// A barcode decoded on a card's back: the AAMVA record it holds, or why it holds none.
+/// Personal data: never logged.
+enum BarcodeRead: Sendable {
+    case record(PDF417Symbol, AAMVARecord)
+    /// A symbol that is no usable AAMVA record (another barcode, a record without the
+    /// document's fields).
+    case unusable(AAMVAError)
+
+    /// Reads the symbol's record.
+    init(_ symbol: PDF417Symbol) {
+        do {
+            self = .record(symbol, try AAMVARecord(symbol.bytes).validated())
+        } catch {
+            self = .unusable(error)
+        }
     }
 }

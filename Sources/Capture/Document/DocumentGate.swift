@@ -15,6 +15,12 @@ struct DocumentRegion: Hashable, Sendable {
 /// The side with the MRZ is a passport's data page (TD2/TD3 shape) and a card's back. The
 /// back is taken only once the card was really turned: an MRZ was seen on it, or its face
 /// differs from the front's.
+///
+/// In `barcode` mode a card's back carries a PDF417 instead of an MRZ: it is taken only once
+/// the barcode decoded to an AAMVA record with the document's fields (the record goes with
+/// the image). A record without the address is the seeds' Y (scan the front); when nothing
+/// decodes within the barcode timeout, the front still shown is Z (turn the card), anything
+/// else gives up for the fallback (manual) mode.
 struct DocumentGate: ShotGate {
     struct Settings: Hashable, Sendable {
         var guidance = DocumentGuidance.Settings()
@@ -28,9 +34,13 @@ struct DocumentGate: ShotGate {
         var turnedDifference = 25.0
         /// Whether an MRZ reader is there to wait for (no model: nothing to wait for).
         var readsMRZ = true
+        /// How long the back in `barcode` mode is looked at for its barcode, from its first frame.
+        var barcodeTimeout: Duration = .seconds(10)
     }
 
     let settings: Settings
+    /// Whether the back carries a barcode to read (`barcode` mode).
+    let readsBarcode: Bool
     /// The side the next image shows.
     var side: Credential.Part = .front
     /// The thumbnail of the front taken, to see that the card was turned.
@@ -45,15 +55,24 @@ struct DocumentGate: ShotGate {
     private(set) var thumbnail: [UInt8]?
     /// The MRZ read across frames on this side.
     private(set) var consensus = MRZConsensus()
+    /// The barcode decoded on this side, with its record (personal data).
+    private(set) var barcode: PDF417Symbol?
+    /// The first frame judged on this side, and whether the last whole card shown was still the front.
+    private var sideStarted: Duration?
+    private var lastShowedFront = false
 
-    init(settings: Settings) {
+    init(settings: Settings, readsBarcode: Bool = false) {
         self.settings = settings
+        self.readsBarcode = readsBarcode
         guidance = DocumentGuidance(settings: settings.guidance)
     }
 
+    /// Whether this side carries a barcode to read.
+    var wantsBarcode: Bool { readsBarcode && side == .back }
+
     /// Whether this side is expected to carry the MRZ, for a document of `documentClass`.
     func expectsMRZ(_ documentClass: DocumentClass?) -> Bool {
-        settings.readsMRZ && (side == .back || (documentClass != nil && documentClass != .td1))
+        settings.readsMRZ && !wantsBarcode && (side == .back || (documentClass != nil && documentClass != .td1))
     }
 
     mutating func judge(_ frame: DocumentFrame) -> ShotVerdict {
@@ -61,13 +80,27 @@ struct DocumentGate: ShotGate {
             sawMRZ = true
             consensus.add(reading)
         }
+        if wantsBarcode {
+            if sideStarted == nil { sideStarted = frame.at }
+            if case .record(let symbol, let record)? = frame.barcode {
+                guard record.hasAddress else { return .giveUp(.hint(FlowError(.Y))) }
+                barcode = symbol
+            }
+            if let front = frontThumbnail, let thumbnail = frame.thumbnail {
+                lastShowedFront = DocumentFrame.difference(front, thumbnail) < settings.turnedDifference
+            }
+            if barcode == nil, let started = sideStarted, frame.at - started >= settings.barcodeTimeout {
+                return .giveUp(lastShowedFront ? .hint(FlowError(.Z)) : .fallback)
+            }
+        }
         let observation = frame.observation
         let state = guidance.observe(observation)
         if state == .ready, let document = observation.document, turned(frame) {
             readyFrames += 1
             if firstReady == nil { firstReady = frame.at }
             let waitedEnough = frame.at - (firstReady ?? frame.at) >= settings.mrzTimeout
-            if readyFrames >= settings.readyFrames && (!expectsMRZ(document.documentClass) || consensus.nextKey != nil || waitedEnough) {
+            let mrzDone = !expectsMRZ(document.documentClass) || consensus.nextKey != nil || waitedEnough
+            if readyFrames >= settings.readyFrames && mrzDone && (!wantsBarcode || barcode != nil) {
                 region = DocumentRegion(quadrilateral: document.quadrilateral, documentClass: document.documentClass)
                 thumbnail = frame.thumbnail
                 return .take
@@ -85,7 +118,7 @@ struct DocumentGate: ShotGate {
     /// MRZ seen on it or a face other than the front's.
     private func turned(_ frame: DocumentFrame) -> Bool {
         guard side == .back, let front = frontThumbnail else { return true }
-        if sawMRZ { return true }
+        if sawMRZ || barcode != nil { return true }
         guard let thumbnail = frame.thumbnail else { return false }
         return DocumentFrame.difference(front, thumbnail) >= settings.turnedDifference
     }
@@ -99,6 +132,9 @@ struct DocumentGate: ShotGate {
         region = nil
         thumbnail = nil
         consensus.reset()
+        barcode = nil
+        sideStarted = nil
+        lastShowedFront = false
     }
 
     /// The seeds' word for a guidance state.

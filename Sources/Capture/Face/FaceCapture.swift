@@ -32,6 +32,7 @@ struct FaceCapture: FrameDecisions {
         case .measure: .measure
         case .report(let update): .report(update)
         case .take(let byShutter): .take(Shot(side: part, byShutter: byShutter))
+        case .giveUp(let failure): .giveUp(failure)
         }
     }
 }

@@ -254,14 +254,15 @@ public actor StationLoop {
                 }
             }
             await perform(machine.devicesProbed(statuses))
-        case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame, let portrait):
+        case .startCapture(let generation, let mode, let part, let useFlash, let fullFrame, let portrait, let firstSide):
             // The camera is let go of by the platen's watch before the capture opens it.
             platenTask?.cancel()
             await platenTask?.value
             platenTask = nil
             captureTask?.cancel()
             trigger = CaptureTrigger()
-            let request = CaptureRequest(mode: mode, part: part, trigger: trigger, useFlash: useFlash, keepFullFrame: fullFrame, portrait: portrait)
+            let request = CaptureRequest(
+                mode: mode, part: part, trigger: trigger, useFlash: useFlash, keepFullFrame: fullFrame, portrait: portrait, firstSide: firstSide)
             let camera = dependencies.camera
             captureTask = Task { [continuation] in
                 await camera.capture(request) { report in continuation.yield(.capture(generation: generation, report)) }

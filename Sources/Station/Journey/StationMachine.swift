@@ -31,7 +31,10 @@ struct StationMachine {
         case watchPlaten
         /// Run the camera for a part until `stopCapture`; it reports with `captureEvent`.
         /// A face capture compares its best image with `portrait`, the chip's (personal data).
-        case startCapture(generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool, fullFrame: Bool = false, portrait: [UInt8]? = nil)
+        /// `firstSide` 1 starts a card's capture at its back (resuming there after Z).
+        case startCapture(
+            generation: Int, mode: Scan.Mode, part: Credential.Part, useFlash: Bool, fullFrame: Bool = false, portrait: [UInt8]? = nil,
+            firstSide: Int = 0)
         case stopCapture
         /// The person pressed the shutter.
         case pressShutter
@@ -337,8 +340,11 @@ struct StationMachine {
             guard let upload = evidence.upload else { return [] }
             return enqueue(classifier: upload.classifier, body: upload.body)
         case .lowPerformance:
-            return [.log(LogLine(level: .warning, message: "automatic capture too slow: the fallback mode takes over"))]
+            return [.log(LogLine(level: .warning, message: "automatic capture given up: the fallback mode takes over"))]
                 + apply(now: now) { $0.lowPerformance() }
+        case .scanFailed(let error):
+            return [.log(LogLine(level: .info, message: "the document shown cannot be taken", metadata: ["code": error.code]))]
+                + apply(now: now) { $0.scanFailed(error) }
         case .lost(let reason):
             devices[.camera] = DeviceStatus(.camera, available: false, detail: reason)
             return [
@@ -570,7 +576,8 @@ struct StationMachine {
             return [
                 .startCapture(
                     generation: generation, mode: mode, part: part, useFlash: settings.useFlash && (part == .front || part == .multipart),
-                    fullFrame: fullFrame && !isFace, portrait: isFace ? journey.chip?.portrait : nil)
+                    fullFrame: fullFrame && !isFace, portrait: isFace ? journey.chip?.portrait : nil,
+                    firstSide: journey.controller.currentSide ?? 0)
             ]
         case .stopCamera:
             return [.stopCapture]

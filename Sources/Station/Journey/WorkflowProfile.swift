@@ -29,11 +29,19 @@ public struct WorkflowProfile: Hashable, Sendable {
         switch preset {
         case .passportChipFace, .fastfill, .digitalIdentity: [.PASSPORT]
         case .idCardChipFace: [.ID_CARD]
+        case .usDLBarcodeFace: [.DRIVING_LICENSE, .ID_CARD]
         case .authentication: []
         }
     }
 
     var wantsFace: Bool { preset != .fastfill && preset != .digitalIdentity }
+
+    /// The countries offered: the configured ones; for the barcode journey by default the
+    /// United States and Canada (whose cards carry the AAMVA PDF417).
+    var offeredCountries: [String] {
+        if countries.isEmpty, preset == .usDLBarcodeFace { return ["USA", "CAN"] }
+        return countries
+    }
 
     /// The account request: credential filters only, never personal data.
     /// - Parameters:
@@ -53,7 +61,7 @@ public struct WorkflowProfile: Hashable, Sendable {
         }
         var filters = [
             CredentialFilter(
-                category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes,
+                category: .ID, countries: offeredCountries.isEmpty ? nil : offeredCountries, types: idTypes,
                 digitalIdentity: preset == .digitalIdentity ? true : nil)
         ]
         if wantsFace { filters.append(CredentialFilter(category: .FACEMAP)) }
@@ -71,7 +79,7 @@ public struct WorkflowProfile: Hashable, Sendable {
             case .ID:
                 let types = credential.type?.values ?? idTypes
                 let documents = types.map { Document(Self.documentType($0), .plastic) }
-                let offered = credential.country?.values ?? (countries.isEmpty ? ["XXX"] : countries)
+                let offered = credential.country?.values ?? (offeredCountries.isEmpty ? ["XXX"] : offeredCountries)
                 var byCountry: [String: [Document]] = [:]
                 for country in offered { byCountry[country] = documents }
                 // Digital Identities the backend offers, by the countries each serves.
@@ -84,8 +92,9 @@ public struct WorkflowProfile: Hashable, Sendable {
                     handoffs.append(DigitalHandoff(provider: offer.provider, url: offer.handoffUrl))
                 }
                 return Credential.Info(
-                    id: credential.id, category: .id, countries: byCountry, digitalDocuments: digital, documentMode: .docFinder,
-                    faceMode: .faceLiveness, chipReading: true, extractionOnly: preset == .fastfill)
+                    id: credential.id, category: .id, countries: byCountry, digitalDocuments: digital,
+                    documentMode: preset == .usDLBarcodeFace ? .barcode : .docFinder,
+                    faceMode: .faceLiveness, chipReading: preset != .usDLBarcodeFace, extractionOnly: preset == .fastfill)
             case .FACEMAP:
                 return Credential.Info(id: credential.id, category: .face, faceMode: .faceLiveness)
             case .DOCUMENT, .DATA:

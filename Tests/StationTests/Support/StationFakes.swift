@@ -73,10 +73,17 @@ final class FakeCamera: CaptureDevice, Sendable {
     /// The chip portraits the face captures were asked to compare with, in order.
     let portraits = Mutex<[[UInt8]?]>([])
 
-    init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?, face: [UInt8]? = nil) {
+    /// In `barcode` mode, the bytes a card's back decodes to (nil: no barcode evidence).
+    let barcode: [UInt8]?
+    /// In `barcode` mode, what the next captures of a back report instead of taking it (Y, Z).
+    let backHints: Mutex<[FlowError]>
+
+    init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?, face: [UInt8]? = nil, barcode: [UInt8]? = nil, backHints: [FlowError] = []) {
         self.behaviour = behaviour
         self.chipKey = chipKey
         self.face = face
+        self.barcode = barcode
+        self.backHints = Mutex(backHints)
     }
 
     /// The station's record of a liveness capture of one lit frame, as the camera would send
@@ -118,13 +125,21 @@ final class FakeCamera: CaptureDevice, Sendable {
             report(.lost(reason: "the test unplugged the camera"))
             return
         }
-        let sides: [Credential.Part] = request.part == .multipart ? [.front, .back] : [request.part]
+        let sides: [Credential.Part] = request.part == .multipart ? Array([.front, .back].dropFirst(request.firstSide)) : [request.part]
         for side in sides {
             try? await Task.sleep(for: .milliseconds(5))
             if Task.isCancelled { return }
             report(.update(.extractionState(.holdStill)))
-            // The key is read where the MRZ is: a passport's data page, a card's back.
-            let key = side == (request.part == .multipart ? .back : .front) ? chipKey : nil
+            // The key is read where the MRZ is: a passport's data page, a card's back (none in barcode mode).
+            let key = side == (request.part == .multipart ? .back : .front) && request.mode != .barcode ? chipKey : nil
+            if side == .back, request.mode == .barcode {
+                let hint = backHints.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                if let hint {
+                    report(.scanFailed(hint))
+                    break
+                }
+                if let barcode { report(.evidence(.barcode(.pdf417, bytes: barcode))) }
+            }
             if side == .face, let face {
                 report(.evidence(.livenessFrame(index: 0, jpeg: face)))
                 report(.evidence(.liveness(Self.livenessRecord(compared: request.portrait != nil))))

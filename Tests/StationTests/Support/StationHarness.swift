@@ -64,6 +64,10 @@ struct StationHarness: Sendable {
         /// `backend.offline: refuse` with this backend for starting journeys (rechecked every
         /// 50 ms while unreachable) instead of the reference backend.
         var refusingWith: SwitchableBackend?
+        /// In `barcode` mode: the bytes the card's back decodes to, and the hints the first
+        /// captures of the back report instead.
+        var barcode: [UInt8]?
+        var backHints: [FlowError] = []
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -91,7 +95,7 @@ struct StationHarness: Sendable {
                     backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"),
                     logger: logger)
             }
-            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
+            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face, barcode: options.barcode, backHints: options.backHints)
             let chip = try FakeChip(options.chip, mrz: options.mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
