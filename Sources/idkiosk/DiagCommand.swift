@@ -5,7 +5,7 @@ struct DiagCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diag",
         abstract: "Check the station's devices and its backend.",
-        subcommands: [DiagNFCCommand.self, DiagCameraCommand.self, DiagFlashCommand.self, DiagModelsCommand.self, DiagBackendCommand.self]
+        subcommands: [DiagNFCCommand.self, DiagCameraCommand.self, DiagFlashCommand.self, DiagModelsCommand.self, DiagBackendCommand.self, DiagAllCommand.self]
     )
 }
 

@@ -34,7 +34,7 @@ import Testing
             var config = try configuration(directory, url: backend.baseURL, secret: backend.station.secret)
             try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: "station-1", with: backend.station.id)
                 .write(toFile: config, atomically: true, encoding: .utf8)
-            let good = runCapturing(IDKioskBinary.path, ["diag", "backend", "--config", config, "--json"])
+            let good = try await onOwnThread { [config] in runCapturing(IDKioskBinary.path, ["diag", "backend", "--config", config, "--json"]) }
             #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
             let checks = try JSONDecoder().decode([Check].self, from: Data(good.stdout.utf8))
             #expect(checks.map(\.name) == ["url", "dns", "tcp", "token", "clock", "outbox"])
@@ -43,7 +43,7 @@ import Testing
             #expect(!good.stdout.contains(backend.station.secret))
 
             config = try configuration(directory, url: backend.baseURL, secret: "wrong")
-            let bad = runCapturing(IDKioskBinary.path, ["diag", "backend", "--config", config])
+            let bad = try await onOwnThread { [config] in runCapturing(IDKioskBinary.path, ["diag", "backend", "--config", config]) }
             #expect(bad.status == 2)
             #expect(bad.stdout.contains("FAIL  token"), "\(bad.stdout)")
             #expect(bad.stdout.contains("hint: check backend.client-id"))

@@ -86,7 +86,7 @@ public struct BackendDiagnostics: Sendable {
             return DiagnosticCheck(name, .fail, "could not connect: \(error.message)", hint: "the port answered a moment ago; is the backend restarting?")
         default:
             return DiagnosticCheck(
-                name, .fail, "the token request failed: \(error.code) \(error.message)",
+                name, .fail, "the token request failed: \(error.code) \(error.message)" + (error.cause.map { " (\($0))" } ?? ""),
                 hint: "look at the backend's log for this time; `idkiosk diag backend` again")
         }
     }
@@ -101,6 +101,14 @@ public struct BackendDiagnostics: Sendable {
         if abs(skew) > failSkew { return DiagnosticCheck("clock", .fail, text, hint: hint) }
         if abs(skew) > warnSkew { return DiagnosticCheck("clock", .warn, text, hint: hint) }
         return DiagnosticCheck("clock", .pass, text)
+    }
+
+    /// Why nothing accepts a TCP connection at `host`:`port` within `timeout`; nil when something does.
+    public static func tcpProbe(host: String, port: Int, timeout: Duration = .seconds(2)) -> String? {
+        let addresses = resolve(host: host, port: port)
+        guard !addresses.isEmpty else { return "\(host) does not resolve" }
+        if case .failure(let failure) = connect(addresses, timeout: timeout) { return failure.reason }
+        return nil
     }
 
     static func format(_ milliseconds: Double) -> String { String(format: "%.1f", milliseconds) }
