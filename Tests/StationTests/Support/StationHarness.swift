@@ -1,4 +1,5 @@
 import Backend
+import Capture
 import Display
 import Foundation
 import KioskTestKit
@@ -59,11 +60,16 @@ struct StationHarness: Sendable {
         /// At an Authentication station, the enrollment each of the autopilot's journeys names.
         var references: [AuthenticationReference] = []
         var journeys = 1
+        /// What the reader's document reads as; nil: a test passport without Active or Chip
+        /// Authentication, signed by the harness's issuer.
+        var chipReading: ChipReading?
+        /// The document signer's issuer the backend trusts; nil: one made for the run.
+        var issuer: TestIssuer?
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
     static func with<T: Sendable>(_ options: Options = Options(), _ body: (StationHarness) async throws -> T) async throws -> T {
-        let issuer = try TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
+        let issuer = try options.issuer ?? TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
         return try await LoopbackBackend.with(configure: { server in
             server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
             if let faces = options.faces { server.faces = faces }
@@ -79,7 +85,7 @@ struct StationHarness: Sendable {
             let starter = JourneyStarter(
                 backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
             let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
-            let chip = try FakeChip(options.chip, mrz: mrz, issuer: issuer)
+            let chip = try options.chipReading.map { FakeChip(options.chip, reading: $0) } ?? FakeChip(options.chip, mrz: mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
                 ? Autopilot(wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, logger: logger) : nil
