@@ -270,7 +270,8 @@ struct StationMachine {
         startingAuthentication = nil
         switch result {
         case .failure(let error):
-            let flowError = error.flowError
+            // An Authentication shows the Authentication SDK's codes (seed 004).
+            let flowError = authentication == nil ? error.flowError : error.flowError.inAuthenticationFormat
             state = .result
             return [
                 .log(LogLine(level: .warning, message: "journey refused: the backend could not start it", metadata: ["code": flowError.code])),
@@ -452,8 +453,9 @@ struct StationMachine {
     private mutating func perform(_ action: Controller.Action, now: Duration) -> [Action] {
         guard case .journey(var journey) = state else { return [] }
         switch action {
-        case .display(let message):
+        case .display(let shown):
             var actions: [Action] = []
+            let message = journey.authentication == nil ? shown : Self.inAuthenticationFormat(shown)
             switch message {
             case .credentialStarted(let id, _, _):
                 journey.credentialID = id
@@ -533,6 +535,20 @@ struct StationMachine {
             return [.cancelTimer(.flow(kind))]
         case .wipeSession:
             return endJourney(now: now, stopping: false)
+        }
+    }
+
+    /// An Authentication's message with its error in the Authentication SDK's code (seed
+    /// 004: `L00000`, `A[x][yyyy]`), as the display and a Custom UI receive it.
+    static func inAuthenticationFormat(_ message: DisplayMessage) -> DisplayMessage {
+        switch message {
+        case .error(let error):
+            return .error(error.inAuthenticationFormat)
+        case .finished(var result):
+            result.error = result.error?.inAuthenticationFormat
+            return .finished(result)
+        default:
+            return message
         }
     }
 
