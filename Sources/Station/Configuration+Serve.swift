@@ -1,3 +1,4 @@
+import Backend
 public import Display
 import Foundation
 import Yams
@@ -33,6 +34,13 @@ extension Configuration {
         public var resultScreen: Duration = .seconds(12)
         /// How long the station waits for the backend's decision after finalising.
         public var decisionWait: Duration = .seconds(20)
+        /// A journey's customer reference when its display names none: this, a dash, 8 random hex digits.
+        public var referencePrefix = "kiosk"
+        /// Where the backend calls back for each journey; empty: the backend's own setting.
+        /// A display's `callbackUrl` must be on its origin.
+        public var callbackURL = ""
+        /// How the integrator's reports group this station's journeys; empty: none.
+        public var reportingCriteria = ""
     }
 
     public struct BackendSection: Hashable, Sendable {
@@ -92,7 +100,10 @@ extension Configuration {
         if let node = top["journey"] {
             let journey = try r.mapping(
                 node, at: "journey",
-                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s"])
+                allowed: [
+                    "start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s", "reference-prefix",
+                    "callback-url", "reporting-criteria",
+                ])
             if let start = journey["start"] {
                 config.journey.start = try r.list(start, at: "journey.start", StartTrigger.allCases.map(\.rawValue)).compactMap(StartTrigger.init(rawValue:))
             }
@@ -125,6 +136,23 @@ extension Configuration {
             }
             if let v = journey["result-s"] { config.journey.resultScreen = .seconds(try r.integer(v, at: "journey.result-s", in: 1...600)) }
             if let v = journey["decision-wait-s"] { config.journey.decisionWait = .seconds(try r.integer(v, at: "journey.decision-wait-s", in: 0...600)) }
+            // The references reach the backend: at most 100 characters with the 9 the station
+            // adds, no personal data (the seeds' rule, docs/backend.md).
+            if let v = journey["reference-prefix"] {
+                config.journey.referencePrefix = try r.string(v, at: "journey.reference-prefix", allowed: "1 to 60 letters, digits, - _ . /") {
+                    (1...60).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./".contains($0)) }
+                }
+            }
+            if let v = journey["reporting-criteria"] {
+                config.journey.reportingCriteria = try r.string(v, at: "journey.reporting-criteria", allowed: "up to 100 characters without personal data") {
+                    $0.isEmpty || (try? ReferenceCheck.check($0, field: "reportingCriteria")) != nil
+                }
+            }
+            if let v = journey["callback-url"] {
+                config.journey.callbackURL = try r.string(v, at: "journey.callback-url", allowed: "an http:// or https:// URL without user, password or fragment, or \"\"") {
+                    $0.isEmpty || JourneyReferences.isCallbackURL($0)
+                }
+            }
         }
         if let node = top["backend"] {
             let backend = try r.mapping(

@@ -183,9 +183,12 @@ import Testing
 /// A backend that answers workflow initiations while `up`, and cannot be reached otherwise.
 final class SwitchableBackend: VerificationBackend {
     let up = Mutex(true)
+    /// The workflow initiations asked for, in order.
+    let requests = Mutex<[AccountRequest]>([])
 
     func error(_ call: BackendError.Call) -> BackendError { BackendError(.noConnection, call: call, message: "unreachable") }
     func createAccount(_ request: AccountRequest) async throws(BackendError) -> AccountResponse {
+        requests.withLock { $0.append(request) }
         guard up.withLock({ $0 }) else { throw error(.createAccount) }
         return AccountResponse(
             timestamp: "2026-11-24T12:00:00Z", account: Ref(id: UUID().uuidString), sdk: .init(token: "t"), consentItems: [],

@@ -57,6 +57,8 @@ public actor StationLoop {
         /// How often the idle station lets the camera watch the empty platen (also once after
         /// boot and after each journey), so documents are found against it from the first frame.
         public var platenWatchInterval: Duration = .seconds(600)
+        /// The journeys' transaction identifiers where the display names none.
+        public var transaction = TransactionDefaults()
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],
@@ -80,6 +82,7 @@ public actor StationLoop {
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)
+            transaction = TransactionDefaults(configuration.journey)
         }
     }
 
@@ -212,8 +215,8 @@ public actor StationLoop {
             await dependencies.display.show(screen)
         case .answer(let message, let client):
             await dependencies.display.answer(message, to: client)
-        case .requestJourney(let generation, let authentication):
-            requestJourney(generation: generation, authentication: authentication)
+        case .requestJourney(let generation, let authentication, let references):
+            requestJourney(generation: generation, authentication: authentication, references: references)
         case .watchPlaten:
             // Only while the camera is free; a journey's capture cancels it first.
             guard captureTask == nil else { return }
@@ -294,9 +297,15 @@ public actor StationLoop {
         }
     }
 
-    private func requestJourney(generation: Int, authentication: AuthenticationReference?) {
-        let request = settings.profile.accountRequest(
-            reference: "kiosk-\(UUID().uuidString.prefix(8).lowercased())", authentication: authentication)
+    private func requestJourney(generation: Int, authentication: AuthenticationReference?, references: JourneyReferences?) {
+        let request: AccountRequest
+        do throws(BackendError) {
+            request = try settings.transaction.accountRequest(
+                settings.profile, display: references, authentication: authentication, suffix: String(UUID().uuidString.prefix(8).lowercased()))
+        } catch {
+            continuation.yield(.started(generation: generation, .failure(error)))
+            return
+        }
         let starter = dependencies.starter
         backgroundTasks.removeAll { $0.isCancelled }
         backgroundTasks.append(Task { [continuation] in

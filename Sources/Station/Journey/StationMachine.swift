@@ -23,8 +23,9 @@ struct StationMachine {
         /// The answer to one display's command that did not fit (a stale screen).
         case answer(DisplayMessage, to: DisplayClientID)
         /// Ask the backend (through the journey starter) for a journey; answer with `journeyStarted`.
-        /// `authentication` names the enrollment of an Authentication.
-        case requestJourney(generation: Int, authentication: AuthenticationReference? = nil)
+        /// `authentication` names the enrollment of an Authentication; `references` what
+        /// the display named of the journey's transaction identifiers.
+        case requestJourney(generation: Int, authentication: AuthenticationReference? = nil, references: JourneyReferences? = nil)
         /// Look at the camera and the reader; answer with `devicesProbed`.
         case probeDevices
         /// Let the camera watch the empty station so the finder knows its platen (between journeys).
@@ -218,17 +219,17 @@ struct StationMachine {
     /// What a display sent; `client` is who gets the answer when it does not fit.
     mutating func input(_ input: DisplayInput, from client: DisplayClientID?, now: Duration) -> [Action] {
         switch input {
-        case .station(.startJourney(let reference)):
+        case .station(.startJourney(let reference, let references)):
             guard case .idle = state else { return [] }
             if settings.start.contains(.reference) {
                 // An Authentication station: the display names the enrollment.
                 guard let reference else {
                     return [.log(LogLine(level: .notice, message: "startJourney without a reference at an Authentication station: ignored"))]
                 }
-                return startJourney(trigger: "reference", authentication: reference)
+                return startJourney(trigger: "reference", authentication: reference, references: references)
             }
             guard settings.start.contains(.touch) else { return [] }
-            return startJourney(trigger: "touch")
+            return startJourney(trigger: "touch", references: references)
         case .flow(let command):
             guard case .journey(var journey) = state else {
                 return client.map { [.answer(.logicalError(.deadController), to: $0)] } ?? []
@@ -425,7 +426,7 @@ struct StationMachine {
 
     // MARK: Journeys
 
-    private mutating func startJourney(trigger: String, authentication: AuthenticationReference? = nil) -> [Action] {
+    private mutating func startJourney(trigger: String, authentication: AuthenticationReference? = nil, references: JourneyReferences? = nil) -> [Action] {
         generation += 1
         state = .starting
         startingAuthentication = authentication
@@ -433,7 +434,7 @@ struct StationMachine {
             .metric(.journeyStarted),
             .log(LogLine(level: .info, message: "journey starting", metadata: ["trigger": trigger, "journey": "\(generation)"])),
             .showScreen(.starting),
-            .requestJourney(generation: generation, authentication: authentication),
+            .requestJourney(generation: generation, authentication: authentication, references: references),
         ]
     }
 

@@ -112,7 +112,10 @@ public struct StationApp: Sendable {
         // An Authentication names its enrollment when it starts: nothing can be prepared for it.
         let policy = OfflinePolicy(
             mode: c.backend.offline == "refuse" ? .refuseNewJourneys : .queue, preparedExecutions: profile.preset == .authentication ? 0 : 5)
-        let starter = JourneyStarter(backend: backend, policy: policy, template: profile.accountRequest(reference: "kiosk-\(c.station.name)"), logger: logger)
+        // Prepared executions carry the configured identifiers (no display named any yet).
+        let template = (try? TransactionDefaults(c.journey).accountRequest(profile, display: nil, suffix: c.station.name))
+            ?? profile.accountRequest(reference: "kiosk-\(c.station.name)")
+        let starter = JourneyStarter(backend: backend, policy: policy, template: template, logger: logger)
 
         // Devices.
         var flash: Flash<ContinuousClock>?
