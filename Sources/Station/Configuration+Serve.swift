@@ -49,7 +49,12 @@ extension Configuration {
         public var clientID = ""
         /// A root-only file holding the client secret (or a systemd credential path).
         public var clientSecretFile = ""
+        /// The data center the station is registered in (US, EU, SG): it selects the base
+        /// URL from ``dataCenterURLs`` when those are given, and a workflow the backend says
+        /// lives in another one is refused.
         public var dataCenter = "EU"
+        /// The backend's base URL in each data center (`backend.data-centers`); empty: `url`.
+        public var dataCenterURLs: [String: String] = [:]
         public var workflowKey = 10
         /// Where undelivered parts wait, encrypted (SQLite, WAL).
         public var outbox = "/var/lib/idkiosk/outbox.sqlite"
@@ -63,6 +68,9 @@ extension Configuration {
         /// The CA certificates (a PEM file or directory) HTTPS chains validate to when pinning;
         /// empty: the system's.
         public var trustRoots = ""
+
+        /// The URL the station talks to: its data center's, or `url` when no data centers are listed.
+        public var baseURL: String { dataCenterURLs[dataCenter] ?? url }
     }
 
     public struct DisplaySection: Hashable, Sendable {
@@ -158,14 +166,15 @@ extension Configuration {
             let backend = try r.mapping(
                 node, at: "backend",
                 allowed: [
-                    "url", "client-id", "client-secret-file", "data-center", "workflow-key", "outbox", "outbox-key-file", "offline", "spki-pins",
-                    "trust-roots",
+                    "url", "client-id", "client-secret-file", "data-center", "data-centers", "workflow-key", "outbox", "outbox-key-file", "offline",
+                    "spki-pins", "trust-roots",
                 ])
+            let isBackendURL: (String) -> Bool = {
+                guard let url = URL(string: $0), let scheme = url.scheme, url.host != nil else { return false }
+                return scheme == "http" || scheme == "https"
+            }
             if let v = backend["url"] {
-                config.backend.url = try r.string(v, at: "backend.url", allowed: "an http:// or https:// URL") {
-                    guard let url = URL(string: $0), let scheme = url.scheme, url.host != nil else { return false }
-                    return scheme == "http" || scheme == "https"
-                }
+                config.backend.url = try r.string(v, at: "backend.url", allowed: "an http:// or https:// URL", valid: isBackendURL)
             }
             if let v = backend["client-id"] { config.backend.clientID = try r.string(v, at: "backend.client-id", allowed: "up to 128 characters") { $0.count <= 128 } }
             if let v = backend["client-secret-file"] {
@@ -174,6 +183,24 @@ extension Configuration {
                 }
             }
             if let v = backend["data-center"] { config.backend.dataCenter = try r.choice(v, at: "backend.data-center", ["US", "EU", "SG"])! }
+            if let node = backend["data-centers"] {
+                let urls = try r.mapping(node, at: "backend.data-centers", allowed: ["US", "EU", "SG"])
+                for (center, v) in urls {
+                    config.backend.dataCenterURLs[center] = try r.string(
+                        v, at: "backend.data-centers.\(center)", allowed: "an http:// or https:// URL", valid: isBackendURL)
+                }
+                // One source of the URL: the data centers' list, or `url`, not both.
+                if backend["url"] != nil {
+                    throw ConfigurationError(
+                        file: r.file, key: "backend.url", value: config.backend.url,
+                        problem: .invalidValue(allowed: "no backend.url with backend.data-centers (the data center selects the URL)"))
+                }
+                guard config.backend.dataCenterURLs[config.backend.dataCenter] != nil else {
+                    throw ConfigurationError(
+                        file: r.file, key: "backend.data-centers", value: config.backend.dataCenterURLs.keys.sorted().joined(separator: ", "),
+                        problem: .invalidValue(allowed: "a URL for backend.data-center \(config.backend.dataCenter)"))
+                }
+            }
             if let v = backend["workflow-key"] { config.backend.workflowKey = try r.integer(v, at: "backend.workflow-key", in: 1...1_000_000) }
             if let v = backend["outbox"] { config.backend.outbox = try r.string(v, at: "backend.outbox", allowed: "an absolute path") { $0.hasPrefix("/") } }
             if let v = backend["outbox-key-file"] {
@@ -190,9 +217,9 @@ extension Configuration {
                     $0.isEmpty || $0.hasPrefix("/")
                 }
             }
-            if !config.backend.spkiPins.isEmpty, !config.backend.url.hasPrefix("https://") {
+            if !config.backend.spkiPins.isEmpty, !config.backend.baseURL.hasPrefix("https://") {
                 throw ConfigurationError(
-                    file: r.file, key: "backend.spki-pins", value: config.backend.url,
+                    file: r.file, key: "backend.spki-pins", value: config.backend.baseURL,
                     problem: .invalidValue(allowed: "pins only with an https:// backend.url"))
             }
         }

@@ -25,7 +25,7 @@ import Testing
         timestamp: "", account: Ref(id: "account-1"), sdk: .init(token: "token-1"), consentItems: [],
         workflowExecution: .init(id: "execution-1", credentials: [
             CredentialResponse(id: "face-1", category: .FACEMAP, api: .init(parts: [:], workflowExecution: "execution-1"))
-        ]))
+        ]), dataCenter: .EU)
 
     /// An Authentication journey (generation 1) under way.
     static func authenticating() -> StationMachine {

@@ -192,7 +192,7 @@ final class SwitchableBackend: VerificationBackend {
         guard up.withLock({ $0 }) else { throw error(.createAccount) }
         return AccountResponse(
             timestamp: "2026-11-24T12:00:00Z", account: Ref(id: UUID().uuidString), sdk: .init(token: "t"), consentItems: [],
-            workflowExecution: .init(id: UUID().uuidString, credentials: []))
+            workflowExecution: .init(id: UUID().uuidString, credentials: []), dataCenter: .EU)
     }
     func updateAccount(id: String, _ request: AccountRequest) async throws(BackendError) -> AccountResponse { try await createAccount(request) }
     func uploadPart(_ upload: PartUpload) async throws(BackendError) -> PartResponse { throw error(.uploadPart) }

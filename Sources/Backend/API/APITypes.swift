@@ -194,13 +194,26 @@ public struct AccountResponse: Codable, Hashable, Sendable, CustomStringConverti
     public var sdk: SDK
     public var consentItems: [ConsentItemResponse]
     public var workflowExecution: WorkflowExecution
+    /// The data center the execution lives in; a station registered in another refuses it
+    /// (the seeds' `dataCenterValidationFailed`). nil: the backend did not say, which a
+    /// station refuses too.
+    public var dataCenter: DataCenter?
+    /// The version of the liveness provider the backend verifies the face credential's
+    /// liveness with; a station whose liveness capture is another version refuses the
+    /// workflow (the seeds' `dependencyWrongVersion`). nil: the backend checks no liveness.
+    public var livenessProviderVersion: Int?
 
-    public init(timestamp: String, account: Ref, sdk: SDK, consentItems: [ConsentItemResponse], workflowExecution: WorkflowExecution) {
+    public init(
+        timestamp: String, account: Ref, sdk: SDK, consentItems: [ConsentItemResponse], workflowExecution: WorkflowExecution,
+        dataCenter: DataCenter? = nil, livenessProviderVersion: Int? = nil
+    ) {
         self.timestamp = timestamp
         self.account = account
         self.sdk = sdk
         self.consentItems = consentItems
         self.workflowExecution = workflowExecution
+        self.dataCenter = dataCenter
+        self.livenessProviderVersion = livenessProviderVersion
     }
 
     /// Ids only: the session token is a secret.

@@ -78,7 +78,9 @@ public actor StationLoop {
             var controller = Controller.Configuration(dataCenter: WorkflowProfile(configuration).dataCenter)
             controller.defaultInactivityTimeout = configuration.journey.inactivityTimeout
             controller.inactivityWarningGrace = configuration.journey.inactivityGrace
-            controller.livenessProviderVersion = 1
+            // The station's liveness capture; `idkiosk serve` clears it when the face models
+            // did not load (no liveness can run then).
+            controller.livenessProviderVersion = LivenessEvidence.providerVersion
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)

@@ -149,6 +149,9 @@ struct StationMachine {
 
     /// The outbox cannot keep what the person gave: the journey cannot go on (N, not retryable).
     static let outboxUnusable = FlowError(.N, detail: "000010")
+    /// The backend's workflow cannot run at this station (its data center or liveness
+    /// provider version is not the station's): resources cannot be loaded (F, kiosk detail).
+    static let workflowRefused = FlowError(.F, detail: "000010")
 
     /// The station's settings (the loop's `tick` and `decisionWait` are the loop's own).
     let settings: StationLoop.Settings
@@ -286,8 +289,23 @@ struct StationMachine {
             var offline = false
             if case .offline = start { offline = true }
             let workflow = settings.profile.workflow(for: response, token: SessionToken(response.sdk.token), authentication: authentication)
+            // An ID credential with no country offered (the backend names none, nor does
+            // journey.countries) leaves the person nothing to choose: refused, not invented.
+            if workflow.credentials.contains(where: { $0.category == .id && $0.countries.isEmpty && $0.digitalDocuments.isEmpty }) {
+                return refuseWorkflow(
+                    "workflow refused by the station: no country to offer; set journey.countries or the backend's countries",
+                    reason: ["problem": "noCountryOffered"], execution: execution, authentication: authentication)
+            }
             var controller = Controller(configuration: settings.controller)
             let actions = controller.start(workflow: workflow)
+            if actions.count == 1, case .display(.logicalError(let refusal)) = actions[0] {
+                // The workflow cannot run here (another data center, a liveness provider of
+                // another version, no token): the station is not set up for what the backend
+                // started.
+                return refuseWorkflow(
+                    "workflow refused by the station: check backend.data-center and the face models", reason: ["logicalError": refusal.rawValue],
+                    execution: execution, authentication: authentication)
+            }
             var journey = Journey(controller: controller, execution: execution, startedAt: now)
             journey.authentication = authentication
             journey.fullFrameCredentials = Set(response.workflowExecution.credentials.filter { credential in
@@ -357,6 +375,22 @@ struct StationMachine {
             if error.kind == .accessDenied { return [log] + apply(now: now) { $0.chipRefusedKey() } }
             return [log] + apply(now: now) { $0.chipUnreadable() }
         }
+    }
+
+    /// A workflow nobody can go on with at this station: say so (F000010) and idle again.
+    private mutating func refuseWorkflow(
+        _ message: String, reason: [String: String], execution: ExecutionRef, authentication: AuthenticationReference?
+    ) -> [Action] {
+        let error = authentication == nil ? Self.workflowRefused : Self.workflowRefused.inAuthenticationFormat
+        state = .result
+        return [
+            .log(LogLine(
+                level: .error, message: message,
+                metadata: reason.merging(["workflowExecution": execution.workflowExecutionId, "code": error.code]) { first, _ in first })),
+            .metric(.journeyEnded(outcome: "refused")),
+            .show(.error(error)),
+            .schedule(.resultOver(generation: generation), after: settings.resultScreen),
+        ]
     }
 
     /// A timer ran out.

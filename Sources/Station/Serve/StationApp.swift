@@ -73,7 +73,7 @@ public struct StationApp: Sendable {
         let credentialSecret = credentials.map { $0 + "/client.secret" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
         let secret = try Self.readSecret(credentialSecret ?? c.backend.clientSecretFile, key: "backend.client-secret-file")
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        var backendConfiguration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.url, clientId: c.backend.clientID, clientSecret: secret)
+        var backendConfiguration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.baseURL, clientId: c.backend.clientID, clientSecret: secret)
         backendConfiguration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(2))
         if !c.backend.spkiPins.isEmpty {
             do {
@@ -157,6 +157,7 @@ public struct StationApp: Sendable {
             ? Autopilot(wrapping: hubDisplay, journeys: options.autopilotJourneys, pause: options.autopilotPause, logger: logger) : nil
         var loopSettings = StationLoop.Settings(c)
         loopSettings.models = [camera.mrzModelStatus, camera.faceModelStatus]
+        if !camera.faceModelStatus.available { loopSettings.controller.livenessProviderVersion = nil }
         let loop = StationLoop(
             dependencies: .init(
                 display: autopilot ?? hubDisplay, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox, metrics: metrics),

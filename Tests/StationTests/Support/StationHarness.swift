@@ -65,6 +65,8 @@ struct StationHarness: Sendable {
         var chipReading: ChipReading?
         /// The document signer's issuer the backend trusts; nil: one made for the run.
         var issuer: TestIssuer?
+        /// The data center the reference backend serves (the station is in EU).
+        var backendDataCenter: DataCenter = .EU
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -73,6 +75,9 @@ struct StationHarness: Sendable {
         return try await LoopbackBackend.with(configure: { server in
             server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
             if let faces = options.faces { server.faces = faces }
+            server.dataCenter = options.backendDataCenter
+            // The backend offers the test country's documents (the station names none).
+            server.countries = ["UTO"]
         }) { reference in
             let keyPath = reference.directory.appendingPathComponent("outbox.key").path
             try OutboxKey.generate(path: keyPath)
