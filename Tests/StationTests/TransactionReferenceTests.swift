@@ -40,7 +40,8 @@ import Testing
             settings: settings, logger: StationHarness.logger)
         let running = Task { await loop.run() }
         do {
-            try await display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            // Bounds against hanging, not timing assertions: the whole suite shares two cores.
+            try await display.waitForScreen("idle", limit: .seconds(120)) { if case .idle = $0 { true } else { false } }
             try await body(loop, display, backend)
         } catch {
             loop.shutdown()
@@ -52,7 +53,9 @@ import Testing
     }
 
     static func firstRequest(_ backend: SwitchableBackend) async throws -> AccountRequest {
-        for _ in 0..<600 {
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(120)
+        while clock.now < end {
             if let request = backend.requests.withLock({ $0.first }) { return request }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -92,7 +95,7 @@ import Testing
     @Test func aDisplaysCallbackOnAnotherOriginIsRefused() async throws {
         try await Self.station { loop, display, backend in
             loop.submit(.station(.startJourney(nil, references: JourneyReferences(callbackURL: "https://attacker.example.net/collect"))))
-            try await display.waitForMessage("error M") { if case .error(let error) = $0 { error.code == "M200000" } else { false } }
+            try await display.waitForMessage("error M", limit: .seconds(120)) { if case .error(let error) = $0 { error.code == "M200000" } else { false } }
             #expect(backend.requests.withLock { $0.isEmpty })
         }
         let none = TransactionDefaults()
