@@ -126,19 +126,7 @@ struct DefaultUIEndToEndIntegrationTests {
             try await shoot(browser, "07-result")
 
             // The backend's own record: decision, parts received, chip verified at the backend.
-            try await stack.waitForOutput("workflowExecution=")
-            let line = try #require(stack.serve.output.split(separator: "\n").first { $0.contains("decision") && $0.contains("workflowExecution=") })
-            func field(_ name: String) -> String? {
-                line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
-            }
-            let execution = ExecutionRef(
-                accountId: try #require(field("account")), workflowExecutionId: try #require(field("workflowExecution")), sessionToken: "")
-            let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-            let backend = HTTPVerificationBackend(
-                configuration: .init(baseURL: "http://127.0.0.1:\(stack.backendPort)", clientId: stack.clientID, clientSecret: stack.clientSecret),
-                httpClient: httpClient, clock: ContinuousClock(), logger: StationHarness.logger)
-            let details = try await backend.retrieve(execution)
-            try await httpClient.shutdown()
+            let details = try await stack.backendDetails()
             #expect(details.workflow.status == .PROCESSED)
             // The display shows the backend's decision. The backend ran its own face checks on
             // the parts (the simulated person answered the LED and turned; the chip holds her
