@@ -194,7 +194,7 @@ enum ReferenceChecks {
             let executed = similarity.decision != .NOT_EXECUTED && liveness.decision != .NOT_EXECUTED
             outcome.faceResult = FaceResult(
                 passed: executed ? similarity.decision == .PASSED && liveness.decision == .PASSED : nil,
-                extractionMethod: faceParts.contains { $0.classifier.rawValue.hasPrefix("LIVENESS_") } ? "faceLiveness" : "faceManual")
+                extractionMethod: faceExtractionMethod(faceParts))
             if !executed { requiredNotExecuted = true }
         } else if definitionKey == 10013 {
             caps.similarity.append(CapabilityResult(id: "similarity", decision: .NOT_EXECUTED, reason: "NO_FACE_UPLOADED"))
@@ -248,7 +248,7 @@ enum ReferenceChecks {
         }
         outcome.faceResult = FaceResult(
             passed: checks.contains(.NOT_EXECUTED) ? nil : outcome.decision == .PASSED,
-            extractionMethod: faceParts.contains { $0.classifier.rawValue.hasPrefix("LIVENESS_") } ? "faceLiveness" : "faceManual")
+            extractionMethod: faceExtractionMethod(faceParts))
         outcome.capabilities = caps
         return outcome
     }
@@ -262,6 +262,14 @@ enum ReferenceChecks {
             caps.imageChecks += [image.brightness, image.sharpness]
         }
         return caps
+    }
+
+    /// How the face was captured (the seeds' `extractionMethod`): `faceLiveness` when a
+    /// liveness capture finished (its record, `LIVENESS`, came: the station sends it with the
+    /// face image it ends with), else `faceManual`. Frames alone are a liveness capture that
+    /// did not finish: the person then took the photo in the fallback mode.
+    static func faceExtractionMethod(_ faceParts: [StoredPart]) -> String {
+        faceParts.contains { $0.classifier == .livenessRecord } ? "faceLiveness" : "faceManual"
     }
 
     /// The liveness checks on the face credential's frames with the station's record.
