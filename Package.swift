@@ -194,7 +194,7 @@ let package = Package(
         .executableTarget(
             name: "idkiosk-backend",
             dependencies: [
-                "ReferenceBackend", "MRTD", "Vision",
+                "ReferenceBackend", "Backend", "MRTD", "Vision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

@@ -66,8 +66,9 @@ public struct DeviceStatus: Hashable, Sendable, Codable {
 /// A command from the display to the station itself, not to a journey.
 public enum StationCommand: Hashable, Sendable {
     /// The person touched the idle screen to start; at an Authentication station the
-    /// command names the earlier transaction the face is compared with.
-    case startJourney(AuthenticationReference? = nil)
+    /// command names the earlier transaction the face is compared with. A display may name
+    /// the journey's transaction identifiers too.
+    case startJourney(AuthenticationReference? = nil, references: JourneyReferences? = nil)
 
     /// The command's `type` in the JSON form.
     public static let types: Set<String> = ["startJourney"]

@@ -27,15 +27,17 @@ public struct InputRefusal: Error, Hashable, Sendable, Codable {
 extension DisplayInput: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case version, type, enrollmentTransactionReference, authenticationTransactionReference
+        case customerInternalReference, userReference, callbackUrl
     }
 
     /// `{"version": 3, "type": "startJourney"}` for a station command, with
     /// `"enrollmentTransactionReference"` or `"authenticationTransactionReference"` at an
-    /// Authentication station; else the `DisplayCommand` form.
+    /// Authentication station, and optionally `"customerInternalReference"`,
+    /// `"userReference"`, `"callbackUrl"`; else the `DisplayCommand` form.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .flow(let command): try command.encode(to: encoder)
-        case .station(.startJourney(let reference)):
+        case .station(.startJourney(let reference, let references)):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(DisplayMessage.version, forKey: .version)
             try container.encode("startJourney", forKey: .type)
@@ -44,6 +46,9 @@ extension DisplayInput: Codable {
             case .authenticationTransaction(let id)?: try container.encode(id, forKey: .authenticationTransactionReference)
             case nil: break
             }
+            try container.encodeIfPresent(references?.customerInternalReference, forKey: .customerInternalReference)
+            try container.encodeIfPresent(references?.userReference, forKey: .userReference)
+            try container.encodeIfPresent(references?.callbackURL, forKey: .callbackUrl)
         }
     }
 
@@ -65,16 +70,25 @@ extension DisplayInput: Codable {
             }
             let enrollment = try container.decodeIfPresent(String.self, forKey: .enrollmentTransactionReference)
             let authentication = try container.decodeIfPresent(String.self, forKey: .authenticationTransactionReference)
+            let references = JourneyReferences(
+                customerInternalReference: try container.decodeIfPresent(String.self, forKey: .customerInternalReference),
+                userReference: try container.decodeIfPresent(String.self, forKey: .userReference),
+                callbackURL: try container.decodeIfPresent(String.self, forKey: .callbackUrl))
+            let named = references.isEmpty ? nil : references
             switch (enrollment, authentication) {
-            case (nil, nil): self = .station(.startJourney(nil))
-            case (let id?, nil): self = .station(.startJourney(.enrollment(id)))
-            case (nil, let id?): self = .station(.startJourney(.authenticationTransaction(id)))
+            case (nil, nil): self = .station(.startJourney(nil, references: named))
+            case (let id?, nil): self = .station(.startJourney(.enrollment(id), references: named))
+            case (nil, let id?): self = .station(.startJourney(.authenticationTransaction(id), references: named))
             case (_?, _?):
                 throw DecodingError.dataCorruptedError(
                     forKey: .authenticationTransactionReference, in: container, debugDescription: "one reference, not both")
             }
-            for id in [enrollment, authentication].compactMap({ $0 }) where id.isEmpty || id.count > 100 {
+            let ids = [enrollment, authentication, references.customerInternalReference, references.userReference].compactMap { $0 }
+            for id in ids where id.isEmpty || id.count > 100 {
                 throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "a reference has 1 to 100 characters")
+            }
+            if let callback = references.callbackURL, !JourneyReferences.isCallbackURL(callback) {
+                throw DecodingError.dataCorruptedError(forKey: .callbackUrl, in: container, debugDescription: "callbackUrl is an http(s) URL")
             }
         } else {
             self = .flow(try DisplayCommand(from: decoder))

@@ -1,4 +1,7 @@
+import AsyncHTTPClient
+public import Backend
 import Foundation
+import Logging
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -57,6 +60,8 @@ public final class DemoStack: Sendable {
         public var documentRecording: String?
         /// The station's `journey.countries`.
         public var countries = "[UTO]"
+        /// More options of `idkiosk sim passport` (e.g. `--active-authentication --clone`).
+        public var passportOptions: [String] = []
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
@@ -88,7 +93,8 @@ public final class DemoStack: Sendable {
         let mrz = options.mrz ?? lines.joined()
         passport = try ChildProcess(
             bin + "/idkiosk",
-            ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--photo", faces.station + "/\(options.chipPortrait)-dg2.jpg", "--trust-out", directory + "/trust", "--log-level", "warning"],
+            ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--photo", faces.station + "/\(options.chipPortrait)-dg2.jpg", "--trust-out", directory + "/trust", "--log-level", "warning"]
+                + options.passportOptions,
             logPath: directory + "/passport.log")
         database = directory + "/backend.sqlite"
         let client = runCapturing(bin + "/idkiosk-backend", ["clients", "add", "--database", database, "--name", "e2e", "--json"])
@@ -168,6 +174,33 @@ public final class DemoStack: Sendable {
     public static let missing = "\(VisionDataSet.missing), \(FaceData.missing) and the models (`make vision-models`)"
 
     /// Waits until the daemon's output contains `text`.
+    /// The reference backend's record of the journey whose decision `idkiosk serve` logged
+    /// (its `decision` line names the account and the workflow execution).
+    public func backendDetails() async throws -> WorkflowExecutionDetails {
+        try await waitForOutput("workflowExecution=")
+        guard let line = serve.output.split(separator: "\n").first(where: { $0.contains("decision") && $0.contains("workflowExecution=") }) else {
+            throw ChildProcessError("no decision line in the station's log")
+        }
+        func field(_ name: String) -> String? {
+            line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+        guard let account = field("account"), let execution = field("workflowExecution") else {
+            throw ChildProcessError("the decision line names no account or execution")
+        }
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        let backend = HTTPVerificationBackend(
+            configuration: .init(baseURL: "http://127.0.0.1:\(backendPort)", clientId: clientID, clientSecret: clientSecret),
+            httpClient: httpClient, clock: ContinuousClock(), logger: Logger(label: "demo-stack", factory: { _ in SwiftLogNoOpLogHandler() }))
+        do {
+            let details = try await backend.retrieve(ExecutionRef(accountId: account, workflowExecutionId: execution, sessionToken: ""))
+            try await httpClient.shutdown()
+            return details
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+    }
+
     public func waitForOutput(_ text: String, limit: Duration = .seconds(60)) async throws {
         let clock = ContinuousClock()
         let end = clock.now + limit

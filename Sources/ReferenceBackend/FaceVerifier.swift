@@ -13,6 +13,13 @@ public protocol FaceVerifier: Sendable {
     func similarity(portrait: [UInt8], face: [UInt8]) -> (decision: Decision, reason: String?)
     /// The liveness checks on `frames` (`LIVENESS_<n>` by n) with the station's record.
     func liveness(frames: [Int: [UInt8]], record: Data) -> (decision: Decision, reason: String?)
+    /// The version of the liveness capture whose frames and record these checks verify (the
+    /// workflow's liveness provider version); nil when they verify none.
+    var livenessProviderVersion: Int? { get }
+}
+
+extension FaceVerifier {
+    public var livenessProviderVersion: Int? { nil }
 }
 
 /// A backend without the face models: both checks are NOT_EXECUTED, and say why.
@@ -51,6 +58,13 @@ public struct VisionFaceVerifier: FaceVerifier {
         case .noMatch: return (.REJECTED, "NO_MATCH")
         }
     }
+
+    /// The liveness capture these checks verify: the light challenge and head turn whose
+    /// record (`LIVENESS`) gives each frame's attempt and LED state. A station whose
+    /// capture records otherwise is another version.
+    public static let livenessProviderVersion = 1
+
+    public var livenessProviderVersion: Int? { Self.livenessProviderVersion }
 
     private struct Record: Decodable {
         struct Frame: Decodable {

@@ -150,7 +150,9 @@ enum ReferenceChecks {
             }
             var chipMRZ: MRZ?
             var chipLines: [String] = []
+            var chipData: ChipData?
             if let part = idParts.first(where: { $0.classifier == .nfc }), let chip = try? JSONDecoder().decode(ChipData.self, from: part.body) {
+                chipData = chip
                 if let dg1 = chip.dataGroups["DG1"], let text = mrzText(fromDG1: dg1) {
                     chipLines = lines(of: text)
                     do {
@@ -170,6 +172,7 @@ enum ReferenceChecks {
                     decision: chip.stationVerification.passiveAuthentication, reason: "REPORTED_BY_STATION"
                 ))
                 if server.decision == .NOT_EXECUTED { requiredNotExecuted = true }
+                caps.chipAuthentication += chipChecks(chip, credentialId: idCredential)
             }
             if let cameraMRZ, let chipMRZ {
                 let same = cameraMRZ == chipMRZ
@@ -179,6 +182,10 @@ enum ReferenceChecks {
                 let expired = isExpired(mrz.expiryDate, today: today)
                 caps.dataChecks.append(CapabilityResult(id: "expiry", credentialId: idCredential, decision: expired ? .REJECTED : .PASSED, reason: expired ? "EXPIRED" : nil))
                 outcome.idResult = idResult(mrz, lines: chipMRZ != nil ? chipLines : cameraLines, method: chipMRZ != nil ? "nfc" : "mrz", today: today)
+                if chipMRZ != nil, let chipData, var result = outcome.idResult {
+                    addDetails(of: chipData, to: &result)
+                    outcome.idResult = result
+                }
                 if let filter = idParts.first?.filter, let result = outcome.idResult {
                     caps.dataChecks.append(documentMatchesWorkflow(result, filter: filter, credentialId: idCredential))
                 }
@@ -223,7 +230,7 @@ enum ReferenceChecks {
             let executed = similarity.decision != .NOT_EXECUTED && liveness.decision != .NOT_EXECUTED
             outcome.faceResult = FaceResult(
                 passed: executed ? similarity.decision == .PASSED && liveness.decision == .PASSED : nil,
-                extractionMethod: faceParts.contains { $0.classifier.rawValue.hasPrefix("LIVENESS_") } ? "faceLiveness" : "faceManual")
+                extractionMethod: faceExtractionMethod(faceParts))
             if !executed { requiredNotExecuted = true }
         } else if definitionKey == 10013 {
             caps.similarity.append(CapabilityResult(id: "similarity", decision: .NOT_EXECUTED, reason: "NO_FACE_UPLOADED"))
@@ -277,7 +284,7 @@ enum ReferenceChecks {
         }
         outcome.faceResult = FaceResult(
             passed: checks.contains(.NOT_EXECUTED) ? nil : outcome.decision == .PASSED,
-            extractionMethod: faceParts.contains { $0.classifier.rawValue.hasPrefix("LIVENESS_") } ? "faceLiveness" : "faceManual")
+            extractionMethod: faceExtractionMethod(faceParts))
         outcome.capabilities = caps
         return outcome
     }
@@ -291,6 +298,14 @@ enum ReferenceChecks {
             caps.imageChecks += [image.brightness, image.sharpness]
         }
         return caps
+    }
+
+    /// How the face was captured (the seeds' `extractionMethod`): `faceLiveness` when a
+    /// liveness capture finished (its record, `LIVENESS`, came: the station sends it with the
+    /// face image it ends with), else `faceManual`. Frames alone are a liveness capture that
+    /// did not finish: the person then took the photo in the fallback mode.
+    static func faceExtractionMethod(_ faceParts: [StoredPart]) -> String {
+        faceParts.contains { $0.classifier == .livenessRecord } ? "faceLiveness" : "faceManual"
     }
 
     /// The liveness checks on the face credential's frames with the station's record.
@@ -313,6 +328,36 @@ enum ReferenceChecks {
             let chip = try? JSONDecoder().decode(ChipData.self, from: nfc.body), let dg2 = chip.dataGroups["DG2"]
         else { return nil }
         return (try? DataGroup2([UInt8](dg2)))?.faces.first?.imageData
+    }
+
+    /// Active and Chip Authentication as the station reports the chip answered them: only
+    /// the chip can answer a challenge, so the backend cannot run them again, but it holds
+    /// the report to the data groups. A failed check is a chip that does not hold the key
+    /// its data groups name, a cloned chip: REJECTED. A chip without the check is recorded
+    /// as NOT_EXECUTED, `NOT_SUPPORTED_BY_CHIP`, and does not lower the decision (many
+    /// documents have neither). Active Authentication reported passed without a DG15 to
+    /// verify it with is REJECTED (`NO_DG15`); DG15 uploaded but no report is
+    /// `NOT_REPORTED`. Chip Authentication may rest on EF.CardSecurity (PACE-CAM), which is
+    /// not uploaded, so its report is not held to DG14.
+    static func chipChecks(_ chip: ChipData, credentialId: String) -> [CapabilityResult] {
+        func result(_ id: String, _ check: ChipCheck?, failed: String, keyUploaded: Bool?) -> CapabilityResult {
+            switch check?.outcome {
+            case .PASSED?:
+                if keyUploaded == false { return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: "NO_DG15") }
+                return CapabilityResult(id: id, credentialId: credentialId, decision: .PASSED, reason: "REPORTED_BY_STATION")
+            case .FAILED?:
+                return CapabilityResult(id: id, credentialId: credentialId, decision: .REJECTED, reason: failed)
+            case .NOT_SUPPORTED?:
+                return CapabilityResult(id: id, credentialId: credentialId, decision: .NOT_EXECUTED, reason: "NOT_SUPPORTED_BY_CHIP")
+            case nil:
+                return CapabilityResult(id: id, credentialId: credentialId, decision: .NOT_EXECUTED, reason: "NOT_REPORTED")
+            }
+        }
+        let verification = chip.stationVerification
+        return [
+            result("activeAuthentication", verification.activeAuthentication, failed: "ACTIVE_AUTHENTICATION_FAILED", keyUploaded: chip.dataGroups["DG15"] != nil),
+            result("chipAuthentication", verification.chipAuthentication, failed: "CHIP_AUTHENTICATION_FAILED", keyUploaded: nil),
+        ]
     }
 
     /// The document must be one the workflow's credential filter accepts.
@@ -376,6 +421,42 @@ enum ReferenceChecks {
         guard let date = formatter.date(from: iso) else { return true }
         // Valid through the whole expiry day.
         return date.addingTimeInterval(86_400) <= today
+    }
+
+    /// The chip's additional details (DG11, DG12) in the result, where the chip has them:
+    /// the date of issue, place of birth, address (its first part, the street) and city (its
+    /// second part), cut to the seeds' lengths, the full date of birth (instead of the MRZ's two-digit year) and the
+    /// personal number when the MRZ has none. A data group that does not parse adds
+    /// nothing; passive authentication decides whether the chip is to be believed.
+    static func addDetails(of chip: ChipData, to result: inout IDResult) {
+        if let bytes = chip.dataGroups["DG11"], let details = try? DataGroup11([UInt8](bytes)) {
+            // The seeds' lengths: place of birth 255, address and city 64.
+            result.placeOfBirth = details.placeOfBirth.flatMap { joined(parts(of: $0)) }.map { String($0.prefix(255)) }
+            let address = details.address.map(parts(of:)) ?? []
+            result.address = address.first.map { String($0.prefix(64)) }
+            result.city = address.count > 1 ? String(address[1].prefix(64)) : nil
+            if let full = details.fullDateOfBirth.flatMap(isoDate(yyyymmdd:)) { result.dateOfBirth = full }
+            if result.personalNumber == nil, let number = details.personalNumber, !number.isEmpty { result.personalNumber = number }
+        }
+        if let bytes = chip.dataGroups["DG12"], let details = try? DataGroup12([UInt8](bytes)) {
+            result.issuingDate = details.dateOfIssue.flatMap(isoDate(yyyymmdd:))
+            result.issuingAuthority = details.issuingAuthority.flatMap { joined(parts(of: $0)) }
+        }
+    }
+
+    /// The parts of a DG11/DG12 field separated by `<`, trimmed, empty ones dropped.
+    static func parts(of field: String) -> [String] {
+        field.split(separator: "<").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    static func joined(_ parts: [String]) -> String? { parts.isEmpty ? nil : parts.joined(separator: ", ") }
+
+    /// `YYYYMMDD` to `YYYY-MM-DD`; nil when it is not a date.
+    static func isoDate(yyyymmdd: String) -> String? {
+        guard yyyymmdd.count == 8, yyyymmdd.allSatisfy(\.isASCII), yyyymmdd.allSatisfy(\.isNumber),
+            let month = Int(yyyymmdd.dropFirst(4).prefix(2)), let day = Int(yyyymmdd.suffix(2)), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        return "\(yyyymmdd.prefix(4))-\(yyyymmdd.dropFirst(4).prefix(2))-\(yyyymmdd.suffix(2))"
     }
 
     static func idResult(_ mrz: MRZ, lines: [String], method: String, today: Date) -> IDResult {

@@ -1,4 +1,4 @@
-import Backend
+public import Backend
 import Crypto
 import Foundation
 public import Hummingbird
@@ -34,6 +34,11 @@ public struct ReferenceServer: Sendable {
         public var handoffLifetime: Double = 600
         /// The consent items every new journey is asked for.
         public var consent = ConsentOffer.passive
+        /// The data center this backend serves, said in every workflow initiation's answer.
+        public var dataCenter: DataCenter = .EU
+        /// The countries (ISO 3166-1 alpha-3) an ID credential accepts when the request
+        /// names none; empty: the request's filter as it is (any country).
+        public var countries: [String] = []
 
         public init(publicBaseURL: String? = nil) {
             self.publicBaseURL = publicBaseURL
@@ -163,7 +168,7 @@ public struct ReferenceServer: Sendable {
                 throw APIFailure(.unprocessableContent, .REFERENCE_INVALID, "authenticationTransactionReference names no open Authentication of this client")
             }
             response.consentItems = configuration.consent.items(baseURL: base)
-            return try json(response)
+            return try json(announced(response))
         }
         if account.workflowDefinition.key == WorkflowDefinition.authenticationKey {
             guard let reference = account.enrollmentTransactionReference else {
@@ -173,7 +178,17 @@ public struct ReferenceServer: Sendable {
         } else if account.enrollmentTransactionReference != nil {
             throw APIFailure(.unprocessableContent, .INVALID_REQUEST, "enrollmentTransactionReference belongs to an Authentication (10016)")
         }
-        guard var response = try await db({ try await store.initiate(clientId: clientId, request: account, existingAccountId: accountId, baseURL: base) }) else {
+        // What the backend offers when the station names no country: the credential's
+        // filter (answered, stored, and checked against the document) is its list.
+        var offered = account
+        if !configuration.countries.isEmpty, offered.workflowDefinition.key != WorkflowDefinition.authenticationKey {
+            var credentials = WorkflowRequirements.credentials(for: offered.workflowDefinition)
+            for index in credentials.indices where credentials[index].category == .ID && (credentials[index].country?.values ?? []).isEmpty {
+                credentials[index].country = ValueList(configuration.countries)
+            }
+            offered.workflowDefinition.credentials = credentials
+        }
+        guard var response = try await db({ try await store.initiate(clientId: clientId, request: offered, existingAccountId: accountId, baseURL: base) }) else {
             throw APIFailure(.notFound, .NOT_FOUND, "no such account")
         }
         response.consentItems = configuration.consent.items(baseURL: base)
@@ -187,7 +202,18 @@ public struct ReferenceServer: Sendable {
             }
         }
         try await offerDigitalIdentities(&response, request: account, baseURL: base)
-        return try json(response)
+        return try json(announced(response))
+    }
+
+    /// The answer with what a station checks before it starts: this backend's data center,
+    /// and the liveness provider version its face checks verify when the workflow has a face.
+    func announced(_ response: AccountResponse) -> AccountResponse {
+        var response = response
+        response.dataCenter = configuration.dataCenter
+        if response.workflowExecution.credentials.contains(where: { $0.category == .FACEMAP }) {
+            response.livenessProviderVersion = configuration.faces.livenessProviderVersion
+        }
+        return response
     }
 
     private func uploadPart(_ request: Request, _ context: BasicRequestContext) async throws(APIFailure) -> Response {

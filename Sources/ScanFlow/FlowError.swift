@@ -82,6 +82,19 @@ public struct FlowError: Hashable, Sendable, CustomStringConvertible, Error {
 }
 
 extension FlowError {
+    /// The error as the Authentication SDK (seed 004) writes its codes: the family, one digit
+    /// for the call and four for the status, six characters in all (`A[x][yyyy]`, `L00000`,
+    /// `M00000`), where the other products write seven (`A[xx][yyyy]`, `L000000`). The call's
+    /// digit is the first of its two (token 1, accounts 2, upload 3, finalize 4, status and
+    /// retrieval 5, encryption key 6); the all-zero and kiosk details lose one zero
+    /// (`G000001` is `G00001`). A detail of another length is kept.
+    public var inAuthenticationFormat: FlowError {
+        guard detail.count == 6 else { return self }
+        var shortened = detail
+        shortened.remove(at: shortened.index(after: shortened.startIndex))
+        return FlowError(family, detail: shortened)
+    }
+
     /// The person cancelled (seeds: G000000).
     public static let cancelledByUser = FlowError(.G)
     /// Kiosk extension of G: nobody answered within the inactivity timeout and its warning.

@@ -21,7 +21,9 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
     public var credentials: [Credential.Info]
     /// `nil` when no consent is required.
     public var consentItems: [ConsentItem]?
-    public var dataCenter: DataCenter
+    /// The data center the backend said the execution lives in; nil when it did not say,
+    /// which the controller refuses like another data center's.
+    public var dataCenter: DataCenter?
     public var token: SessionToken
     /// How long the token, and so the session, lives from the moment the journey starts.
     public var tokenLifetime: Duration
@@ -34,7 +36,7 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
         flow: Flow = .verification,
         credentials: [Credential.Info],
         consentItems: [ConsentItem]? = nil,
-        dataCenter: DataCenter = .EU,
+        dataCenter: DataCenter? = .EU,
         token: SessionToken,
         tokenLifetime: Duration = .seconds(15 * 60),
         livenessProviderVersion: Int? = nil,
@@ -51,6 +53,6 @@ public struct Workflow: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "Workflow(\(flow), \(credentials.map(\.category.rawValue)), \(dataCenter.rawValue), token: \(token))"
+        "Workflow(\(flow), \(credentials.map(\.category.rawValue)), \(dataCenter?.rawValue ?? "no data center"), token: \(token))"
     }
 }

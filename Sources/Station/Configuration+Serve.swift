@@ -1,3 +1,4 @@
+import Backend
 public import Display
 import Foundation
 import Yams
@@ -45,6 +46,13 @@ extension Configuration {
         /// before the station offers the simpler mode (the seeds' fallback) or, where there is
         /// none, asks the person to get a member of staff.
         public var tries = 3
+        /// A journey's customer reference when its display names none: this, a dash, 8 random hex digits.
+        public var referencePrefix = "kiosk"
+        /// Where the backend calls back for each journey; empty: the backend's own setting.
+        /// A display's `callbackUrl` must be on its origin.
+        public var callbackURL = ""
+        /// How the integrator's reports group this station's journeys; empty: none.
+        public var reportingCriteria = ""
     }
 
     public struct BackendSection: Hashable, Sendable {
@@ -53,7 +61,12 @@ extension Configuration {
         public var clientID = ""
         /// A root-only file holding the client secret (or a systemd credential path).
         public var clientSecretFile = ""
+        /// The data center the station is registered in (US, EU, SG): it selects the base
+        /// URL from ``dataCenterURLs`` when those are given, and a workflow the backend says
+        /// lives in another one is refused.
         public var dataCenter = "EU"
+        /// The backend's base URL in each data center (`backend.data-centers`); empty: `url`.
+        public var dataCenterURLs: [String: String] = [:]
         public var workflowKey = 10
         /// Where undelivered parts wait, encrypted (SQLite, WAL).
         public var outbox = "/var/lib/idkiosk/outbox.sqlite"
@@ -67,6 +80,9 @@ extension Configuration {
         /// The CA certificates (a PEM file or directory) HTTPS chains validate to when pinning;
         /// empty: the system's.
         public var trustRoots = ""
+
+        /// The URL the station talks to: its data center's, or `url` when no data centers are listed.
+        public var baseURL: String { dataCenterURLs[dataCenter] ?? url }
     }
 
     public struct DisplaySection: Hashable, Sendable {
@@ -111,7 +127,10 @@ extension Configuration {
         if let node = top["journey"] {
             let journey = try r.mapping(
                 node, at: "journey",
-                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s", "tries"])
+                allowed: [
+                    "start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s", "tries", "reference-prefix",
+                    "callback-url", "reporting-criteria",
+                ])
             if let start = journey["start"] {
                 config.journey.start = try r.list(start, at: "journey.start", StartTrigger.allCases.map(\.rawValue)).compactMap(StartTrigger.init(rawValue:))
             }
@@ -145,19 +164,37 @@ extension Configuration {
             if let v = journey["result-s"] { config.journey.resultScreen = .seconds(try r.integer(v, at: "journey.result-s", in: 1...600)) }
             if let v = journey["decision-wait-s"] { config.journey.decisionWait = .seconds(try r.integer(v, at: "journey.decision-wait-s", in: 0...600)) }
             if let v = journey["tries"] { config.journey.tries = try r.integer(v, at: "journey.tries", in: 1...10) }
+            // The references reach the backend: at most 100 characters with the 9 the station
+            // adds, no personal data (the seeds' rule, docs/backend.md).
+            if let v = journey["reference-prefix"] {
+                config.journey.referencePrefix = try r.string(v, at: "journey.reference-prefix", allowed: "1 to 60 letters, digits, - _ . /") {
+                    (1...60).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./".contains($0)) }
+                }
+            }
+            if let v = journey["reporting-criteria"] {
+                config.journey.reportingCriteria = try r.string(v, at: "journey.reporting-criteria", allowed: "up to 100 characters without personal data") {
+                    $0.isEmpty || (try? ReferenceCheck.check($0, field: "reportingCriteria")) != nil
+                }
+            }
+            if let v = journey["callback-url"] {
+                config.journey.callbackURL = try r.string(v, at: "journey.callback-url", allowed: "an http:// or https:// URL without user, password or fragment, or \"\"") {
+                    $0.isEmpty || JourneyReferences.isCallbackURL($0)
+                }
+            }
         }
         if let node = top["backend"] {
             let backend = try r.mapping(
                 node, at: "backend",
                 allowed: [
-                    "url", "client-id", "client-secret-file", "data-center", "workflow-key", "outbox", "outbox-key-file", "offline", "spki-pins",
-                    "trust-roots",
+                    "url", "client-id", "client-secret-file", "data-center", "data-centers", "workflow-key", "outbox", "outbox-key-file", "offline",
+                    "spki-pins", "trust-roots",
                 ])
+            let isBackendURL: (String) -> Bool = {
+                guard let url = URL(string: $0), let scheme = url.scheme, url.host != nil else { return false }
+                return scheme == "http" || scheme == "https"
+            }
             if let v = backend["url"] {
-                config.backend.url = try r.string(v, at: "backend.url", allowed: "an http:// or https:// URL") {
-                    guard let url = URL(string: $0), let scheme = url.scheme, url.host != nil else { return false }
-                    return scheme == "http" || scheme == "https"
-                }
+                config.backend.url = try r.string(v, at: "backend.url", allowed: "an http:// or https:// URL", valid: isBackendURL)
             }
             if let v = backend["client-id"] { config.backend.clientID = try r.string(v, at: "backend.client-id", allowed: "up to 128 characters") { $0.count <= 128 } }
             if let v = backend["client-secret-file"] {
@@ -166,6 +203,24 @@ extension Configuration {
                 }
             }
             if let v = backend["data-center"] { config.backend.dataCenter = try r.choice(v, at: "backend.data-center", ["US", "EU", "SG"])! }
+            if let node = backend["data-centers"] {
+                let urls = try r.mapping(node, at: "backend.data-centers", allowed: ["US", "EU", "SG"])
+                for (center, v) in urls {
+                    config.backend.dataCenterURLs[center] = try r.string(
+                        v, at: "backend.data-centers.\(center)", allowed: "an http:// or https:// URL", valid: isBackendURL)
+                }
+                // One source of the URL: the data centers' list, or `url`, not both.
+                if backend["url"] != nil {
+                    throw ConfigurationError(
+                        file: r.file, key: "backend.url", value: config.backend.url,
+                        problem: .invalidValue(allowed: "no backend.url with backend.data-centers (the data center selects the URL)"))
+                }
+                guard config.backend.dataCenterURLs[config.backend.dataCenter] != nil else {
+                    throw ConfigurationError(
+                        file: r.file, key: "backend.data-centers", value: config.backend.dataCenterURLs.keys.sorted().joined(separator: ", "),
+                        problem: .invalidValue(allowed: "a URL for backend.data-center \(config.backend.dataCenter)"))
+                }
+            }
             if let v = backend["workflow-key"] { config.backend.workflowKey = try r.integer(v, at: "backend.workflow-key", in: 1...1_000_000) }
             if let v = backend["outbox"] { config.backend.outbox = try r.string(v, at: "backend.outbox", allowed: "an absolute path") { $0.hasPrefix("/") } }
             if let v = backend["outbox-key-file"] {
@@ -182,9 +237,9 @@ extension Configuration {
                     $0.isEmpty || $0.hasPrefix("/")
                 }
             }
-            if !config.backend.spkiPins.isEmpty, !config.backend.url.hasPrefix("https://") {
+            if !config.backend.spkiPins.isEmpty, !config.backend.baseURL.hasPrefix("https://") {
                 throw ConfigurationError(
-                    file: r.file, key: "backend.spki-pins", value: config.backend.url,
+                    file: r.file, key: "backend.spki-pins", value: config.backend.baseURL,
                     problem: .invalidValue(allowed: "pins only with an https:// backend.url"))
             }
         }

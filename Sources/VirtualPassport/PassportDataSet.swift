@@ -60,7 +60,7 @@ public struct PassportDataSet: Sendable {
     }
 
     /// The files of a document: EF.COM, DG1, DG2 (the synthetic face JPEG, or a payload of
-    /// `faceSize` bytes), DG14 and DG15 when given, and EF.SOD from `signSecurityObject` over
+    /// `faceSize` bytes), DG11, DG12, DG14 and DG15 when given, and EF.SOD from `signSecurityObject` over
     /// their hashes.
     /// - Parameters:
     ///   - mrz: the two TD3 lines, concatenated.
@@ -71,13 +71,15 @@ public struct PassportDataSet: Sendable {
     ///   - faceFormat: the biometric record of DG2: ISO/IEC 19794-5 or ISO/IEC 39794-5.
     ///   - portrait: the holder's photograph for DG2 instead of the synthetic face (a real
     ///     portrait, as the demo's passport holds), encoded as `faceEncoding` says.
+    ///   - dataGroup11: DG11 contents (additional personal details), or `nil`.
+    ///   - dataGroup12: DG12 contents (additional document details), or `nil`.
     ///   - dataGroup14: DG14 contents, or `nil`.
     ///   - dataGroup15: DG15 contents, or `nil`.
     ///   - hashAlgorithm: the hash algorithm of EF.SOD.
     ///   - signSecurityObject: wraps the LDSSecurityObject DER into EF.SOD (CMS SignedData inside tag 77).
     public static func make(
         mrz: String = specimenMRZ, faceSize: Int? = nil, faceEncoding: FaceImage.Encoding = .jpeg, faceFormat: FaceRecordFormat = .iso19794, portrait: RGBImage? = nil,
-        dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
+        dataGroup11: [UInt8]? = nil, dataGroup12: [UInt8]? = nil, dataGroup14: [UInt8]? = nil, dataGroup15: [UInt8]? = nil,
         hashAlgorithm: HashAlgorithm = .sha256, signSecurityObject: ([UInt8]) throws -> [UInt8]
     ) throws -> PassportDataSet {
         var files: [LDSFile: [UInt8]] = [
@@ -98,6 +100,8 @@ public struct PassportDataSet: Sendable {
             files[.dg2] = LDSEncoder.dataGroup2(
                 image: image, encoding: faceEncoding, width: SyntheticFace.width, height: SyntheticFace.height, format: faceFormat)
         }
+        if let dataGroup11 { files[.dg11] = dataGroup11 }
+        if let dataGroup12 { files[.dg12] = dataGroup12 }
         if let dataGroup14 { files[.dg14] = dataGroup14 }
         if let dataGroup15 { files[.dg15] = dataGroup15 }
         var hashes: [Int: [UInt8]] = [:]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import Backend
 import Foundation
 import Logging
 import MRTD
@@ -83,6 +84,10 @@ struct Serve: AsyncParsableCommand {
     var matchThreshold = FaceMatcher.Settings().threshold
     @Option(help: "Distances within this of the threshold are WARNING (staff review): an Authentication takes them as FAILED.")
     var matchReviewBand = FaceMatcher.Settings().reviewBand
+    @Option(help: "The data center this backend serves (US, EU, SG); stations registered in another refuse its workflows.")
+    var dataCenter = "EU"
+    @Option(help: "The countries (ISO 3166-1 alpha-3, comma-separated) an ID credential accepts when the station names none; none: any.")
+    var countries: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
@@ -92,6 +97,14 @@ struct Serve: AsyncParsableCommand {
         }
         guard minSharpness >= 0 else { throw ValidationError("--min-sharpness must not be negative") }
         guard ConsentOffer(rawValue: consent) != nil else { throw ValidationError("--consent must be passive, active, both or none") }
+        guard DataCenter(rawValue: dataCenter) != nil else { throw ValidationError("--data-center must be US, EU or SG") }
+        guard offeredCountries.allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isUppercase } }) else {
+            throw ValidationError("--countries must be ISO 3166-1 alpha-3 codes such as UTO,D,AUT")
+        }
+    }
+
+    var offeredCountries: [String] {
+        (countries ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     func run() async throws {
@@ -106,6 +119,8 @@ struct Serve: AsyncParsableCommand {
         configuration.fullFrames = fullFrames
         configuration.digitalIdentityProviders = simulatedDigitalIdentity ? [.simulated] : []
         configuration.consent = ConsentOffer(rawValue: consent) ?? .passive
+        configuration.dataCenter = DataCenter(rawValue: dataCenter) ?? .EU
+        configuration.countries = offeredCountries
         configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))

@@ -39,7 +39,7 @@ struct DiagBackendCommand: AsyncParsableCommand {
         }
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
         let backend = HTTPVerificationBackend(configuration: client, httpClient: httpClient, clock: ContinuousClock(), logger: logger)
-        var checks = await BackendDiagnostics(url: configuration.backend.url).run { await backend.diagnose() }
+        var checks = await BackendDiagnostics(url: configuration.backend.baseURL).run { await backend.diagnose() }
         try? await httpClient.shutdown()
         checks.append(await OutboxDiagnostics.check(configuration, logger: logger))
         return checks

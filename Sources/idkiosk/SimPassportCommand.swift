@@ -11,6 +11,7 @@ struct SimPassportCommand: AsyncParsableCommand {
         abstract: "Put a virtual ICAO passport on vsmartcard's virtual reader until interrupted.",
         discussion: """
             The passport's data set is made at start: DG1 from the MRZ, a face payload in DG2, \
+            DG11 and DG12 when their fields are given, DG14 and DG15 with the keys asked for, \
             EF.SOD signed by a test document signer under a test CSCA made with libcrypto. \
             --trust-out writes that CSCA, so `idkiosk read-chip --trust DIR` can verify the \
             passport. Test keys only: never for real documents.
@@ -43,6 +44,27 @@ struct SimPassportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Store the face as an ISO/IEC 39794-5 record instead of ISO/IEC 19794-5.")
     var iso39794 = false
 
+    @Flag(name: .long, help: "Give the chip an Active Authentication key (RSA 2048, DG15).")
+    var activeAuthentication = false
+
+    @Flag(name: .long, help: "Give the chip a Chip Authentication key (ECDH brainpoolP256r1, DG14).")
+    var chipAuthentication = false
+
+    @Flag(name: .long, help: "A cloned chip: the data groups of a genuine one, other private keys, so Active and Chip Authentication fail.")
+    var clone = false
+
+    @Option(name: .long, help: "DG11 place of birth, its parts separated by < (e.g. ZENITH<UTOPIA).")
+    var placeOfBirth: String?
+
+    @Option(name: .long, help: "DG11 permanent address, its parts separated by < (street<city<postal code).")
+    var address: String?
+
+    @Option(name: .long, help: "DG12 date of issue, YYYYMMDD.")
+    var dateOfIssue: String?
+
+    @Option(name: .long, help: "DG12 issuing authority.")
+    var issuingAuthority: String?
+
     @Option(name: .long, help: "Write the test CSCA certificate (csca.der) into this directory.")
     var trustOut: String?
 
@@ -53,6 +75,15 @@ struct SimPassportCommand: AsyncParsableCommand {
         guard (0...15).contains(slot) else { throw ValidationError("--slot must be between 0 and 15") }
         if let faceSize, !(1_000...200_000).contains(faceSize) { throw ValidationError("--face-size must be 1000 to 200000") }
         if let seconds, seconds < 1 { throw ValidationError("--seconds must be at least 1") }
+        if clone, !activeAuthentication, !chipAuthentication {
+            throw ValidationError("--clone needs --active-authentication or --chip-authentication: a clone fails what the genuine chip proves")
+        }
+        if let dateOfIssue, dateOfIssue.count != 8 || !dateOfIssue.allSatisfy(\.isASCII) || !dateOfIssue.allSatisfy(\.isNumber) {
+            throw ValidationError("--date-of-issue must be YYYYMMDD")
+        }
+        for (name, value) in [("--place-of-birth", placeOfBirth), ("--address", address), ("--issuing-authority", issuingAuthority)] {
+            if let value, value.isEmpty || value.utf8.count > 255 { throw ValidationError("\(name) must be 1 to 255 bytes") }
+        }
     }
 
     func run() async throws {
@@ -87,11 +118,18 @@ struct SimPassportCommand: AsyncParsableCommand {
             let issuer: TestIssuer
             do {
                 issuer = try TestIssuer(signerValidity: (now - year)...(now + year))
+                let genuine = try PassportKeys.make(activeAuthentication: activeAuthentication, chipAuthentication: chipAuthentication)
+                let keys = clone ? try genuine.cloned() : genuine
+                let dg11 = placeOfBirth != nil || address != nil ? LDSEncoder.dataGroup11(placeOfBirth: placeOfBirth, address: address) : nil
+                let dg12 = dateOfIssue != nil || issuingAuthority != nil
+                    ? LDSEncoder.dataGroup12(issuingAuthority: issuingAuthority, dateOfIssue: dateOfIssue) : nil
                 let data = try PassportDataSet.make(
                     mrz: text, faceSize: faceSize, faceEncoding: jpeg2000 ? .jpeg2000 : .jpeg, faceFormat: iso39794 ? .iso39794 : .iso19794,
-                    portrait: portrait
+                    portrait: portrait, dataGroup11: dg11, dataGroup12: dg12, dataGroup14: keys.dataGroup14, dataGroup15: keys.dataGroup15
                 ) { try issuer.securityObject($0) }
-                passport = VirtualPassport(key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess(offering: offers) : nil)
+                passport = VirtualPassport(
+                    key: key, files: data.files, cardAccess: pace ? PassportDataSet.paceCardAccess(offering: offers) : nil,
+                    activeAuthenticationKey: keys.activeAuthenticationKey, chipAuthenticationKey: keys.chipAuthenticationKey)
             } catch {
                 throw CommandFailure(.internalError, "cannot make the test passport: \(error)")
             }
@@ -110,7 +148,8 @@ struct SimPassportCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(.deviceMissing, "\(error)")
             }
-            Output.text(["virtual passport on vpcd slot \(slot) (port \(port))" + (pace ? ", PACE offered" : ", BAC") + "; Ctrl-C to remove it"])
+            let checks = (chipAuthentication ? ", Chip Authentication" : "") + (activeAuthentication ? ", Active Authentication" : "") + (clone ? " (cloned: they fail)" : "")
+            Output.text(["virtual passport on vpcd slot \(slot) (port \(port))" + (pace ? ", PACE offered" : ", BAC") + checks + "; Ctrl-C to remove it"])
             await SimCardCommand.waitForSignalOrTimeout(seconds: seconds)
             card.remove()
             Output.text(["virtual passport removed"])

@@ -65,6 +65,17 @@ struct FaceChecksTests {
         #expect(outcome.faceResult?.extractionMethod == "faceLiveness")
     }
 
+    /// Liveness frames without the record are a liveness capture that did not finish: the
+    /// face image came from the fallback, so the method is faceManual (not faceLiveness).
+    @Test func anUnfinishedLivenessCaptureIsNoLivenessExtraction() {
+        let face = StoredPart(credentialId: "face", category: .FACEMAP, classifier: .face, body: Data([0xFF, 0xD8, 0xFF, 0xD9]))
+        let frame = StoredPart(credentialId: "face", category: .FACEMAP, classifier: .liveness(0)!, body: Data([0xFF, 0xD8, 0xFF, 0xD9]))
+        let record = StoredPart(credentialId: "face", category: .FACEMAP, classifier: .livenessRecord, body: Data("{}".utf8))
+        #expect(ReferenceChecks.faceExtractionMethod([face, frame]) == "faceManual")
+        #expect(ReferenceChecks.faceExtractionMethod([face]) == "faceManual")
+        #expect(ReferenceChecks.faceExtractionMethod([face, frame, record]) == "faceLiveness")
+    }
+
     @Test("another person's chip: similarity REJECTED with NO_MATCH, and the journey REJECTED")
     func anotherPersonIsRejected() throws {
         let (parts, identity) = try parts(kind: "genuine")

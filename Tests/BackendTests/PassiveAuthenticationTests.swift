@@ -13,8 +13,13 @@ import VirtualPassport
     static let validity: ClosedRange<Int64> = 1_780_000_000...1_800_000_000
 
     /// ChipData of a test passport with this MRZ, EF.SOD signed by `issuer`.
-    static func chipPart(_ lines: [String], issuer: TestIssuer, replacingDG1With other: [String]? = nil, stationPA: Decision = .PASSED) throws -> Data {
-        let set = try PassportDataSet.make(mrz: lines.joined(), faceSize: 2_000) { try issuer.securityObject($0) }
+    static func chipPart(
+        _ lines: [String], issuer: TestIssuer, replacingDG1With other: [String]? = nil, stationPA: Decision = .PASSED,
+        keys: PassportKeys = PassportKeys(), activeAuthentication: ChipCheck? = nil, chipAuthentication: ChipCheck? = nil
+    ) throws -> Data {
+        let set = try PassportDataSet.make(mrz: lines.joined(), faceSize: 2_000, dataGroup14: keys.dataGroup14, dataGroup15: keys.dataGroup15) {
+            try issuer.securityObject($0)
+        }
         var groups: [String: Data] = [:]
         for (file, bytes) in set.files {
             if file == .sod { groups["SOD"] = Data(bytes) }
@@ -22,7 +27,10 @@ import VirtualPassport
             if let number = file.dataGroupNumber { groups["DG\(number)"] = Data(bytes) }
         }
         if let other { groups["DG1"] = Data(LDSEncoder.dataGroup1(mrz: other.joined())) }
-        return try JSONEncoder().encode(ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: stationPA, accessControl: "BAC")))
+        return try JSONEncoder().encode(ChipData(
+            dataGroups: groups,
+            stationVerification: .init(
+                passiveAuthentication: stationPA, activeAuthentication: activeAuthentication, chipAuthentication: chipAuthentication, accessControl: "BAC")))
     }
 
     /// One ID-with-chip journey against a backend trusting `trusted`; the details it ends with.
@@ -96,6 +104,58 @@ import VirtualPassport
         #expect(pa(details)?.decision == .PASSED)
         #expect(details.capabilities.dataChecks.first { $0.id == "mrzMatchesChip" }?.reason == "MRZ_CHIP_MISMATCH")
         #expect(details.decision.type == .REJECTED)
+    }
+
+    func check(_ details: WorkflowExecutionDetails, _ id: String) -> CapabilityResult? {
+        details.capabilities.chipAuthentication.first { $0.id == id }
+    }
+
+    /// Active and Chip Authentication as the station reports the chip answered: a genuine
+    /// chip passes, a failed check (a cloned chip) rejects, a chip without them does not
+    /// lower the decision and is recorded as not supported.
+    @Test func theChipsOwnChecksDecide() async throws {
+        let issuer = try TestIssuer(signerValidity: Self.validity)
+        let keys = try PassportKeys.make(activeAuthentication: true, chipAuthentication: true)
+        let genuine = try await journey(trusted: [issuer], chip: Self.chipPart(
+            Fixtures.validMRZ, issuer: issuer, keys: keys, activeAuthentication: ChipCheck(.PASSED), chipAuthentication: ChipCheck(.PASSED)))
+        #expect(check(genuine, "activeAuthentication")?.decision == .PASSED)
+        #expect(check(genuine, "chipAuthentication")?.decision == .PASSED)
+        #expect(genuine.decision.type == .PASSED)
+
+        let cloned = try await journey(trusted: [issuer], chip: Self.chipPart(
+            Fixtures.validMRZ, issuer: issuer, keys: keys, activeAuthentication: ChipCheck(.FAILED, reason: "the ISO/IEC 9796-2 signature does not cover the challenge"),
+            chipAuthentication: ChipCheck(.PASSED)))
+        #expect(pa(cloned)?.decision == .PASSED)
+        #expect(check(cloned, "activeAuthentication")?.reason == "ACTIVE_AUTHENTICATION_FAILED")
+        #expect(cloned.decision.type == .REJECTED)
+
+        let caFailed = try await journey(trusted: [issuer], chip: Self.chipPart(
+            Fixtures.validMRZ, issuer: issuer, keys: keys, activeAuthentication: ChipCheck(.PASSED), chipAuthentication: ChipCheck(.FAILED)))
+        #expect(check(caFailed, "chipAuthentication")?.reason == "CHIP_AUTHENTICATION_FAILED")
+        #expect(caFailed.decision.type == .REJECTED)
+
+        let plain = try await journey(trusted: [issuer], chip: Self.chipPart(
+            Fixtures.validMRZ, issuer: issuer, activeAuthentication: ChipCheck(.NOT_SUPPORTED), chipAuthentication: ChipCheck(.NOT_SUPPORTED)))
+        #expect(check(plain, "activeAuthentication")?.reason == "NOT_SUPPORTED_BY_CHIP")
+        #expect(check(plain, "chipAuthentication")?.decision == .NOT_EXECUTED)
+        #expect(plain.decision.type == .PASSED)
+    }
+
+    /// Active Authentication reported passed by a chip without an Active Authentication key
+    /// (no DG15 under the SOD) cannot be true.
+    @Test func activeAuthenticationPassedWithoutDG15IsRejected() async throws {
+        let issuer = try TestIssuer(signerValidity: Self.validity)
+        let details = try await journey(trusted: [issuer], chip: Self.chipPart(Fixtures.validMRZ, issuer: issuer, activeAuthentication: ChipCheck(.PASSED)))
+        #expect(check(details, "activeAuthentication")?.reason == "NO_DG15")
+        #expect(details.decision.type == .REJECTED)
+    }
+
+    /// What earlier stations sent (a bare decision for Active Authentication) still reads.
+    @Test func anEarlierStationsActiveAuthenticationStillReads() throws {
+        let json = #"{"passiveAuthentication": "PASSED", "activeAuthentication": "REJECTED", "accessControl": "BAC"}"#
+        let verification = try JSONDecoder().decode(ChipData.StationVerification.self, from: Data(json.utf8))
+        #expect(verification.activeAuthentication?.outcome == .FAILED)
+        #expect(verification.chipAuthentication == nil)
     }
 
     @Test func emptyTrustStoreSaysNotExecuted() {

@@ -20,7 +20,11 @@ import Testing
         .event(.flow(.step(.scanView(.front, .docFinder)))),
     ] + InputRefusal.Reason.allCases.map { .refused(InputRefusal($0, "explained")) }
 
-    static let inputs: [DisplayInput] = [.station(.startJourney()), .station(.startJourney(.enrollment("2f9c0d6e-enrolled"))), .flow(.confirm), .flow(.startScanPart(.face))]
+    static let inputs: [DisplayInput] = [
+        .station(.startJourney()), .station(.startJourney(.enrollment("2f9c0d6e-enrolled"))), .flow(.confirm), .flow(.startScanPart(.face)),
+        .station(.startJourney(nil, references: JourneyReferences(
+            customerInternalReference: "booking-4711", userReference: "guest-42", callbackURL: "https://hooks.example.com/kiosk"))),
+    ]
 
     static let invalid: [String] = [
         #"{"version": 3, "type": "station", "screen": {"name": "idle"}}"#,
@@ -31,6 +35,8 @@ import Testing
         #"{"version": 3, "type": "startJourney", "credential": "id-1"}"#,
         #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": "a", "authenticationTransactionReference": "b"}"#,
         #"{"version": 3, "type": "startJourney", "enrollmentTransactionReference": ""}"#,
+        #"{"version": 3, "type": "startJourney", "callbackUrl": "ftp://hooks.example.com/kiosk"}"#,
+        #"{"version": 3, "type": "startJourney", "userReference": ""}"#,
         #"{"version": 3, "type": "station", "screen": {"name": "decision", "decision": "PASSED"}}"#,
         #"{"version": 3, "type": "station", "screen": {"name": "decision", "reference": "w-1", "decision": "MAYBE"}}"#,
     ]
@@ -118,7 +124,7 @@ import Testing
             if case .refused = frame { station += 1 }
             if case .station = input { station += 1 }
         }
-        #expect(station == 8)
+        #expect(station == 9)
     }
 
     @Test func theSchemaValidatesTheServersFrames() throws {

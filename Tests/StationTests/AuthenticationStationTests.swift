@@ -110,7 +110,8 @@ import Testing
             try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
             let rejected = try await Self.enrollment(station, decision: .REJECTED)
             await station.autopilot?.authenticate(.enrollment(rejected))
-            try await station.display.waitForMessage("error L") { if case .error(let error) = $0 { error.code.hasPrefix("L") } else { false } }
+            // The Authentication SDK's code: six characters (seed 004).
+            try await station.display.waitForMessage("error L") { if case .error(let error) = $0 { error.code == "L00000" } else { false } }
             // Not a journey: no controller, nothing queued.
             #expect(Self.results(station).isEmpty)
             try await station.display.wait(for: "idle again") { entries in
@@ -135,7 +136,21 @@ import Testing
             try await station.display.waitForMessage("finished") { if case .finished = $0 { true } else { false } }
             let result = try #require(Self.results(station).first)
             #expect(!result.isSuccess)
-            #expect(result.error?.code == "M000000", "\(result)")
+            #expect(result.error?.code == "M00000", "\(result)")
+        }
+    }
+
+    /// No decision within the wait (here: nothing reaches the backend) is a network
+    /// problem the person may retry: A with the retrieval's digit, as seed 004 writes it.
+    @Test func noDecisionInTimeIsA() async throws {
+        var options = Self.options(face: Self.annaToday, faces: Self.faces())
+        options.sender = false
+        options.decisionWait = .milliseconds(300)
+        try await StationHarness.with(options) { station in
+            try await station.display.waitForScreen("idle") { if case .idle = $0 { true } else { false } }
+            let enrollment = try await Self.enrollment(station)
+            await station.autopilot?.authenticate(.enrollment(enrollment))
+            try await station.display.waitForMessage("error A") { if case .error(let error) = $0 { error.code == "A50000" } else { false } }
         }
     }
 
@@ -168,13 +183,16 @@ import Testing
 /// A backend that answers workflow initiations while `up`, and cannot be reached otherwise.
 final class SwitchableBackend: VerificationBackend {
     let up = Mutex(true)
+    /// The workflow initiations asked for, in order.
+    let requests = Mutex<[AccountRequest]>([])
 
     func error(_ call: BackendError.Call) -> BackendError { BackendError(.noConnection, call: call, message: "unreachable") }
     func createAccount(_ request: AccountRequest) async throws(BackendError) -> AccountResponse {
+        requests.withLock { $0.append(request) }
         guard up.withLock({ $0 }) else { throw error(.createAccount) }
         return AccountResponse(
             timestamp: "2026-11-24T12:00:00Z", account: Ref(id: UUID().uuidString), sdk: .init(token: "t"), consentItems: [],
-            workflowExecution: .init(id: UUID().uuidString, credentials: []))
+            workflowExecution: .init(id: UUID().uuidString, credentials: []), dataCenter: .EU)
     }
     func updateAccount(id: String, _ request: AccountRequest) async throws(BackendError) -> AccountResponse { try await createAccount(request) }
     func uploadPart(_ upload: PartUpload) async throws(BackendError) -> PartResponse { throw error(.uploadPart) }

@@ -58,7 +58,7 @@ struct BarcodeEndToEndIntegrationTests {
             let shown = try await browser.attribute("data-decision", of: decision)
             try await ui.shoot(browser, "barcode-04-result")
 
-            let details = try await DefaultUIEndToEndIntegrationTests.backendDetails(stack)
+            let details = try await stack.backendDetails()
             #expect(shown == details.decision.type.rawValue)
             #expect(details.capabilities.extraction.map(\.id) == ["extraction-BARCODE"], "\(details.capabilities.extraction)")
             #expect(details.capabilities.extraction.map(\.decision) == [.PASSED])
@@ -85,30 +85,5 @@ struct BarcodeEndToEndIntegrationTests {
         }
         await browser.quit()
         await stack.stop()
-    }
-}
-
-extension DefaultUIEndToEndIntegrationTests {
-    /// The backend's record of the execution `idkiosk serve` logged last, as an integrator retrieves it.
-    static func backendDetails(_ stack: DemoStack) async throws -> WorkflowExecutionDetails {
-        try await stack.waitForOutput("workflowExecution=")
-        let line = try #require(stack.serve.output.split(separator: "\n").first { $0.contains("decision") && $0.contains("workflowExecution=") })
-        func field(_ name: String) -> String? {
-            line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
-        }
-        let execution = ExecutionRef(
-            accountId: try #require(field("account")), workflowExecutionId: try #require(field("workflowExecution")), sessionToken: "")
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
-        let backend = HTTPVerificationBackend(
-            configuration: .init(baseURL: "http://127.0.0.1:\(stack.backendPort)", clientId: stack.clientID, clientSecret: stack.clientSecret),
-            httpClient: httpClient, clock: ContinuousClock(), logger: StationHarness.logger)
-        do {
-            let details = try await backend.retrieve(execution)
-            try await httpClient.shutdown()
-            return details
-        } catch {
-            try? await httpClient.shutdown()
-            throw error
-        }
     }
 }

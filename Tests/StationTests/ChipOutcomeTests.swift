@@ -55,12 +55,25 @@ import VirtualPassport
 
     @Test func activeAuthenticationIsAsTheChipAnswered() {
         let passed = ChipOutcome(reading(trusting: nil, activeAuthentication: VerificationCheck("active authentication", .passed, "signature verifies")))
-        #expect(passed.chipData.stationVerification.activeAuthentication == .PASSED)
+        #expect(passed.chipData.stationVerification.activeAuthentication == ChipCheck(.PASSED, reason: "signature verifies"))
         #expect(passed.summary.contains(", AA PASSED"))
         let failed = ChipOutcome(reading(trusting: nil, activeAuthentication: VerificationCheck("active authentication", .failed, "bad signature")))
-        #expect(failed.chipData.stationVerification.activeAuthentication == .REJECTED)
-        let unsupported = ChipOutcome(reading(trusting: nil, activeAuthentication: VerificationCheck("active authentication", .notSupported, "")))
-        #expect(unsupported.chipData.stationVerification.activeAuthentication == .NOT_EXECUTED)
+        #expect(failed.chipData.stationVerification.activeAuthentication?.outcome == .FAILED)
+        // "Not supported" is said as such, not as a check that was skipped.
+        let unsupported = ChipOutcome(reading(trusting: nil, activeAuthentication: VerificationCheck("active authentication", .notSupported, "no DG15")))
+        #expect(unsupported.chipData.stationVerification.activeAuthentication == ChipCheck(.NOT_SUPPORTED, reason: "no DG15"))
+    }
+
+    @Test func chipAuthenticationTravelsWithTheChipData() throws {
+        var contents = reading(trusting: nil).contents
+        contents.chipAuthentication = VerificationCheck("chip authentication", .failed, "the chip refused SELECT after Chip Authentication")
+        let outcome = ChipOutcome(ChipReading(reader: "test reader", contents: contents, passiveAuthentication: nil, duration: .zero))
+        #expect(outcome.chipData.stationVerification.chipAuthentication?.outcome == .FAILED)
+        #expect(outcome.summary.contains(", CA FAILED"))
+        // On the wire as the spec writes it.
+        let json = try #require(String(data: try JSONEncoder().encode(outcome.chipData.stationVerification), encoding: .utf8))
+        #expect(json.contains(#""chipAuthentication":{"#))
+        #expect(json.contains(#""outcome":"FAILED""#))
     }
 
     @Test func evidenceIsUploadedUnderTheBackendsClassifiers() throws {

@@ -156,7 +156,7 @@ struct DefaultUIEndToEndIntegrationTests {
             try await shoot(browser, "07-result")
 
             // The backend's own record: decision, parts received, chip verified at the backend.
-            let details = try await Self.backendDetails(stack)
+            let details = try await stack.backendDetails()
             #expect(details.workflow.status == .PROCESSED)
             // The display shows the backend's decision. The backend ran its own face checks on
             // the parts (the simulated person answered the LED and turned; the chip holds her

@@ -1,3 +1,4 @@
+import Backend
 import Foundation
 import KioskTestKit
 import Station
@@ -88,6 +89,36 @@ struct ServeIntegrationTests {
             try await stack.waitForOutput("backend decision for ", limit: .seconds(240))
             let output = stack.serve.output
             #expect(output.contains(": REJECTED"), "\(person) \(presentation): \(output.suffix(3000))")
+        }
+    }
+
+    /// The chip proves itself through pcscd: a passport with Active and Chip Authentication
+    /// passes them at the backend; its clone (the same data groups, other keys) is REJECTED
+    /// for them. Its DG11 and DG12 reach the backend's IDResult.
+    @Test(arguments: [false, true])
+    func aClonedChipIsRejectedAtTheBackend(cloned: Bool) async throws {
+        var options = DemoStack.Options()
+        options.autopilot = 1
+        options.passportOptions = ["--active-authentication", "--chip-authentication", "--place-of-birth", "ZENITH<UTOPIA", "--date-of-issue", "20241231"]
+            + (cloned ? ["--clone"] : [])
+        try await withStack(options) { stack in
+            try await stack.waitForOutput("backend decision for ", limit: .seconds(240))
+            let details = try await stack.backendDetails()
+            let checks = Dictionary(details.capabilities.chipAuthentication.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            #expect(checks["passiveAuthentication"]?.decision == .PASSED, "\(details.capabilities.chipAuthentication)")
+            if cloned {
+                #expect(checks["activeAuthentication"]?.reason == "ACTIVE_AUTHENTICATION_FAILED", "\(details.capabilities.chipAuthentication)")
+                #expect(checks["chipAuthentication"]?.reason == "CHIP_AUTHENTICATION_FAILED")
+                #expect(details.decision.type == .REJECTED)
+            } else {
+                #expect(checks["activeAuthentication"]?.decision == .PASSED, "\(details.capabilities.chipAuthentication)")
+                #expect(checks["chipAuthentication"]?.decision == .PASSED)
+                #expect(details.decision.type == .PASSED, "\(details.capabilities.all.filter { $0.decision != .PASSED })")
+            }
+            #expect(details.idResult?.placeOfBirth == "ZENITH, UTOPIA")
+            #expect(details.idResult?.issuingDate == "2024-12-31")
+            // The daemon's log names the checks, never the holder's details.
+            #expect(!stack.serve.output.contains("ZENITH"))
         }
     }
 

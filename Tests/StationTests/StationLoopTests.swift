@@ -229,7 +229,7 @@ import VirtualPassport
         try await StationHarness.with(options) { station in
             try await Self.startCredential(station)
             if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
-                station.loop.submit(.flow(.setConfiguration(country: "XXX", document: Document(.passport))))
+                station.loop.submit(.flow(.setConfiguration(country: "UTO", document: Document(.passport))))
             }
             station.loop.submit(.flow(.startScanPart(.front)))
             try await station.display.waitForMessage("confirmation") { $0 == .step(.confirmationView(.front)) }
@@ -250,7 +250,7 @@ import VirtualPassport
         try await StationHarness.with(options) { station in
             try await Self.startCredential(station)
             if case .credentialStarted(_, false, _)? = station.display.messages.last(where: { if case .credentialStarted = $0 { true } else { false } }) {
-                station.loop.submit(.flow(.setConfiguration(country: "XXX", document: Document(.passport))))
+                station.loop.submit(.flow(.setConfiguration(country: "UTO", document: Document(.passport))))
             }
             station.loop.submit(.flow(.startScanPart(.front)))
             try await station.display.waitForMessage("confirmation") { $0 == .step(.confirmationView(.front)) }

@@ -36,7 +36,7 @@ import Testing
         workflowExecution: .init(id: "execution-1", credentials: [
             CredentialResponse(id: "id-1", category: .ID, api: .init(parts: [:], workflowExecution: "execution-1")),
             CredentialResponse(id: "face-1", category: .FACEMAP, api: .init(parts: [:], workflowExecution: "execution-1")),
-        ]))
+        ]), dataCenter: .EU)
 
     /// A machine in a journey (generation 1) that has started the ID credential's front.
     static func scanningFront() -> StationMachine {

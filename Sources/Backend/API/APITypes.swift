@@ -205,13 +205,26 @@ public struct AccountResponse: Codable, Hashable, Sendable, CustomStringConverti
     public var sdk: SDK
     public var consentItems: [ConsentItemResponse]
     public var workflowExecution: WorkflowExecution
+    /// The data center the execution lives in; a station registered in another refuses it
+    /// (the seeds' `dataCenterValidationFailed`). nil: the backend did not say, which a
+    /// station refuses too.
+    public var dataCenter: DataCenter?
+    /// The version of the liveness provider the backend verifies the face credential's
+    /// liveness with; a station whose liveness capture is another version refuses the
+    /// workflow (the seeds' `dependencyWrongVersion`). nil: the backend checks no liveness.
+    public var livenessProviderVersion: Int?
 
-    public init(timestamp: String, account: Ref, sdk: SDK, consentItems: [ConsentItemResponse], workflowExecution: WorkflowExecution) {
+    public init(
+        timestamp: String, account: Ref, sdk: SDK, consentItems: [ConsentItemResponse], workflowExecution: WorkflowExecution,
+        dataCenter: DataCenter? = nil, livenessProviderVersion: Int? = nil
+    ) {
         self.timestamp = timestamp
         self.account = account
         self.sdk = sdk
         self.consentItems = consentItems
         self.workflowExecution = workflowExecution
+        self.dataCenter = dataCenter
+        self.livenessProviderVersion = livenessProviderVersion
     }
 
     /// Ids only: the session token is a secret.
@@ -283,16 +296,66 @@ public enum WorkflowStatus: String, Codable, Hashable, Sendable, CaseIterable {
     case INITIATED, ACQUIRED, PROCESSED, SESSION_EXPIRED, TOKEN_EXPIRED
 }
 
+/// `ChipCheck`: how the chip answered a check only the chip can answer (Active or Chip
+/// Authentication): the backend cannot run it again, so the station's word travels.
+public struct ChipCheck: Codable, Hashable, Sendable {
+    public enum Outcome: String, Codable, Hashable, Sendable, CaseIterable {
+        /// The chip proved it holds the private key its data groups name.
+        case PASSED
+        /// The chip did not prove it: a clone, or a chip whose key does not match DG15 or DG14.
+        case FAILED
+        /// The chip does not offer the check (no DG15, no DG14, an algorithm not supported).
+        case NOT_SUPPORTED
+    }
+
+    public var outcome: Outcome
+    /// Why, for a technician; never personal data.
+    public var reason: String?
+
+    public init(_ outcome: Outcome, reason: String? = nil) {
+        self.outcome = outcome
+        self.reason = reason
+    }
+
+    private enum CodingKeys: String, CodingKey { case outcome, reason }
+
+    /// Also reads the bare `Decision` earlier stations sent for `activeAuthentication`
+    /// (`PASSED`, `REJECTED`, `NOT_EXECUTED`), which an outbox may still hold.
+    public init(from decoder: any Decoder) throws {
+        if let legacy = try? decoder.singleValueContainer().decode(Decision.self) {
+            switch legacy {
+            case .PASSED: self.init(.PASSED)
+            case .REJECTED, .WARNING: self.init(.FAILED)
+            case .NOT_EXECUTED: self.init(.NOT_SUPPORTED)
+            }
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try container.decode(Outcome.self, forKey: .outcome), reason: try container.decodeIfPresent(String.self, forKey: .reason))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encodeIfPresent(reason, forKey: .reason)
+    }
+}
+
 /// `ChipData`: what the station's chip reader read, with its own verification.
 public struct ChipData: Codable, Hashable, Sendable, CustomStringConvertible {
     public struct StationVerification: Codable, Hashable, Sendable {
         public var passiveAuthentication: Decision
-        public var activeAuthentication: Decision?
+        /// Active Authentication as the chip answered; nil when the station did not try.
+        public var activeAuthentication: ChipCheck?
+        /// Chip Authentication (from DG14, or PACE-CAM) as the chip answered; nil when the
+        /// station did not try.
+        public var chipAuthentication: ChipCheck?
         /// `BAC` or `PACE`.
         public var accessControl: String
-        public init(passiveAuthentication: Decision, activeAuthentication: Decision? = nil, accessControl: String) {
+        public init(passiveAuthentication: Decision, activeAuthentication: ChipCheck? = nil, chipAuthentication: ChipCheck? = nil, accessControl: String) {
             self.passiveAuthentication = passiveAuthentication
             self.activeAuthentication = activeAuthentication
+            self.chipAuthentication = chipAuthentication
             self.accessControl = accessControl
         }
     }
@@ -402,14 +465,20 @@ public struct IDResult: Codable, Hashable, Sendable, CustomStringConvertible {
     public var personalNumber: String?
     public var gender: String?
     public var nationality: String?
+    /// From the chip's DG11, its parts joined with ", ".
+    public var placeOfBirth: String?
+    /// The street of the permanent address: the first part of DG11's address, or a
+    /// barcode's street.
+    public var address: String?
+    /// The city of the permanent address: the second part of DG11's address, or a barcode's.
+    public var city: String?
+    /// From the chip's DG12, its parts joined with ", ". Kiosk extension of the seeds' fields.
+    public var issuingAuthority: String?
     public var mrzLine1: String?
     public var mrzLine2: String?
     public var mrzLine3: String?
     /// Country of residence (ISO 3166-1 alpha-3), from a barcode's address.
     public var country: String?
-    /// Street of residence.
-    public var address: String?
-    public var city: String?
     /// The subdivision of the address: the last characters of its ISO 3166-2 code (`VA`, `ON`).
     public var subdivision: String?
     public var postalCode: String?

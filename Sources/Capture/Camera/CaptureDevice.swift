@@ -100,6 +100,11 @@ public enum CaptureEvidence: Hashable, Sendable {
 /// The record of a liveness capture that goes with its frames: enough for a backend to run
 /// the same checks on the frames again (docs/backend-api.yaml, part `LIVENESS`).
 public struct LivenessEvidence: Hashable, Sendable, Codable {
+    /// The version of this liveness capture (the light challenge and head turn, and this
+    /// record of them): the station's liveness provider version, which a workflow's must
+    /// match (the seeds' `dependencyWrongVersion`). Change it with the record's meaning.
+    public static let providerVersion = 1
+
     /// One uploaded frame: its `LIVENESS_<index>` part, the attempt it belongs to, the
     /// LED's state while it was exposed (nil: switching) and the phase it was taken in.
     public struct FrameInfo: Hashable, Sendable, Codable {

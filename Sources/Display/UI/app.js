@@ -1122,7 +1122,11 @@
       return;
     }
     const code = error ? error.code : "";
-    const byPerson = { G000000: "result.cancelled", G000001: "result.abandoned", G000002: "result.consentRefused" }[code];
+    // G ends by the person; an Authentication writes its codes with six characters (seed 004).
+    const byPerson = {
+      G000000: "result.cancelled", G000001: "result.abandoned", G000002: "result.consentRefused",
+      G00000: "result.cancelled", G00001: "result.abandoned", G00002: "result.consentRefused",
+    }[code];
     if (byPerson) {
       show("result", () => h("section", { class: "centered result ended" },
         h("h1", {}, t(byPerson)), h("p", { class: "lead" }, t("result.takeDocument"))));

@@ -16,7 +16,8 @@ public struct ChipOutcome: Sendable, CustomStringConvertible {
 
     /// The upload and the station's own verdict from a chip capture's reading: passive
     /// authentication as the capture checked it (not executed without a trust store), active
-    /// authentication as the chip answered. The summary names no personal data.
+    /// and chip authentication as the chip answered (a chip that does not offer one says
+    /// NOT_SUPPORTED). The summary names no personal data.
     public init(_ reading: ChipReading) {
         let contents = reading.contents
         var groups: [String: Data] = [:]
@@ -26,11 +27,14 @@ public struct ChipOutcome: Sendable, CustomStringConvertible {
             }
         }
         let pa = reading.passiveAuthentication.map { Self.decision($0.outcome) } ?? .NOT_EXECUTED
-        let aa = reading.activeAuthentication.map { Self.decision($0.outcome) }
+        let aa = reading.activeAuthentication.map(Self.check)
+        let ca = reading.chipAuthentication.map(Self.check)
         let access = contents.accessControl.rawValue.uppercased()
-        let data = ChipData(dataGroups: groups, stationVerification: .init(passiveAuthentication: pa, activeAuthentication: aa, accessControl: access))
-        let summary = "\(access), PA \(pa.rawValue)" + (aa.map { ", AA \($0.rawValue)" } ?? "") + ", \(contents.statistics.total.commands) APDUs"
-            + (contents.paceFailure.map { ", PACE failed (\($0))" } ?? "")
+        let data = ChipData(
+            dataGroups: groups,
+            stationVerification: .init(passiveAuthentication: pa, activeAuthentication: aa, chipAuthentication: ca, accessControl: access))
+        let summary = "\(access), PA \(pa.rawValue)" + (ca.map { ", CA \($0.outcome.rawValue)" } ?? "") + (aa.map { ", AA \($0.outcome.rawValue)" } ?? "")
+            + ", \(contents.statistics.total.commands) APDUs" + (contents.paceFailure.map { ", PACE failed (\($0))" } ?? "")
         self.init(chipData: data, summary: summary)
     }
 
@@ -39,6 +43,15 @@ public struct ChipOutcome: Sendable, CustomStringConvertible {
         case .passed: .PASSED
         case .failed: .REJECTED
         case .notSupported: .NOT_EXECUTED
+        }
+    }
+
+    /// A check only the chip can answer, with the reader's reason (no personal data).
+    static func check(_ check: VerificationCheck) -> ChipCheck {
+        switch check.outcome {
+        case .passed: ChipCheck(.PASSED, reason: check.reason)
+        case .failed: ChipCheck(.FAILED, reason: check.reason)
+        case .notSupported: ChipCheck(.NOT_SUPPORTED, reason: check.reason)
         }
     }
 

@@ -65,6 +65,8 @@ public actor StationLoop {
         /// `backend.offline: refuse`: an unreachable backend puts the station out of service
         /// (device `backend`) until it answers again, instead of refusing each person in turn.
         public var refuseOffline = false
+        /// The journeys' transaction identifiers where the display names none.
+        public var transaction = TransactionDefaults()
 
         public init(
             profile: WorkflowProfile, start: [StartTrigger] = [.card, .touch],
@@ -84,12 +86,15 @@ public actor StationLoop {
             var controller = Controller.Configuration(dataCenter: WorkflowProfile(configuration).dataCenter)
             controller.defaultInactivityTimeout = configuration.journey.inactivityTimeout
             controller.inactivityWarningGrace = configuration.journey.inactivityGrace
-            controller.livenessProviderVersion = 1
+            // The station's liveness capture; `idkiosk serve` clears it when the face models
+            // did not load (no liveness can run then).
+            controller.livenessProviderVersion = LivenessEvidence.providerVersion
             controller.maxAttemptsPerPart = configuration.journey.tries
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)
             refuseOffline = configuration.backend.offline == "refuse"
+            transaction = TransactionDefaults(configuration.journey)
         }
     }
 
@@ -227,8 +232,8 @@ public actor StationLoop {
             await dependencies.display.show(screen)
         case .answer(let message, let client):
             await dependencies.display.answer(message, to: client)
-        case .requestJourney(let generation, let authentication):
-            requestJourney(generation: generation, authentication: authentication)
+        case .requestJourney(let generation, let authentication, let references):
+            requestJourney(generation: generation, authentication: authentication, references: references)
         case .watchPlaten:
             // Only while the camera is free; a journey's capture cancels it first.
             guard captureTask == nil else { return }
@@ -336,9 +341,15 @@ public actor StationLoop {
         probeTask = nil
     }
 
-    private func requestJourney(generation: Int, authentication: AuthenticationReference?) {
-        let request = settings.profile.accountRequest(
-            reference: "kiosk-\(UUID().uuidString.prefix(8).lowercased())", authentication: authentication)
+    private func requestJourney(generation: Int, authentication: AuthenticationReference?, references: JourneyReferences?) {
+        let request: AccountRequest
+        do throws(BackendError) {
+            request = try settings.transaction.accountRequest(
+                settings.profile, display: references, authentication: authentication, suffix: String(UUID().uuidString.prefix(8).lowercased()))
+        } catch {
+            continuation.yield(.started(generation: generation, .failure(error)))
+            return
+        }
         let starter = dependencies.starter
         backgroundTasks.removeAll { $0.isCancelled }
         backgroundTasks.append(Task { [continuation] in

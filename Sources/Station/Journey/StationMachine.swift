@@ -23,8 +23,9 @@ struct StationMachine {
         /// The answer to one display's command that did not fit (a stale screen).
         case answer(DisplayMessage, to: DisplayClientID)
         /// Ask the backend (through the journey starter) for a journey; answer with `journeyStarted`.
-        /// `authentication` names the enrollment of an Authentication.
-        case requestJourney(generation: Int, authentication: AuthenticationReference? = nil)
+        /// `authentication` names the enrollment of an Authentication; `references` what
+        /// the display named of the journey's transaction identifiers.
+        case requestJourney(generation: Int, authentication: AuthenticationReference? = nil, references: JourneyReferences? = nil)
         /// Look at the camera and the reader; answer with `devicesProbed`.
         case probeDevices
         /// Let the camera watch the empty station so the finder knows its platen (between journeys).
@@ -166,6 +167,9 @@ struct StationMachine {
 
     /// The outbox cannot keep what the person gave: the journey cannot go on (N, not retryable).
     static let outboxUnusable = FlowError(.N, detail: "000010")
+    /// The backend's workflow cannot run at this station (its data center or liveness
+    /// provider version is not the station's): resources cannot be loaded (F, kiosk detail).
+    static let workflowRefused = FlowError(.F, detail: "000010")
 
     /// The station's settings (the loop's `tick` and `decisionWait` are the loop's own).
     let settings: StationLoop.Settings
@@ -236,17 +240,17 @@ struct StationMachine {
     /// What a display sent; `client` is who gets the answer when it does not fit.
     mutating func input(_ input: DisplayInput, from client: DisplayClientID?, now: Duration) -> [Action] {
         switch input {
-        case .station(.startJourney(let reference)):
+        case .station(.startJourney(let reference, let references)):
             guard case .idle = state else { return [] }
             if settings.start.contains(.reference) {
                 // An Authentication station: the display names the enrollment.
                 guard let reference else {
                     return [.log(LogLine(level: .notice, message: "startJourney without a reference at an Authentication station: ignored"))]
                 }
-                return startJourney(trigger: "reference", authentication: reference)
+                return startJourney(trigger: "reference", authentication: reference, references: references)
             }
             guard settings.start.contains(.touch) else { return [] }
-            return startJourney(trigger: "touch")
+            return startJourney(trigger: "touch", references: references)
         case .flow(let command):
             guard case .journey(var journey) = state else {
                 return client.map { [.answer(.logicalError(.deadController), to: $0)] } ?? []
@@ -288,7 +292,8 @@ struct StationMachine {
         startingAuthentication = nil
         switch result {
         case .failure(let error):
-            let flowError = error.flowError
+            // An Authentication shows the Authentication SDK's codes (seed 004).
+            let flowError = authentication == nil ? error.flowError : error.flowError.inAuthenticationFormat
             state = .result
             if settings.refuseOffline, error.meansOffline {
                 // `backend.offline: refuse`: after this person's screen, the station is out of
@@ -307,8 +312,23 @@ struct StationMachine {
             var offline = false
             if case .offline = start { offline = true }
             let workflow = settings.profile.workflow(for: response, token: SessionToken(response.sdk.token), authentication: authentication)
+            // An ID credential with no country offered (the backend names none, nor does
+            // journey.countries) leaves the person nothing to choose: refused, not invented.
+            if workflow.credentials.contains(where: { $0.category == .id && $0.countries.isEmpty && $0.digitalDocuments.isEmpty }) {
+                return refuseWorkflow(
+                    "workflow refused by the station: no country to offer; set journey.countries or the backend's countries",
+                    reason: ["problem": "noCountryOffered"], execution: execution, authentication: authentication)
+            }
             var controller = Controller(configuration: settings.controller)
             let actions = controller.start(workflow: workflow)
+            if actions.count == 1, case .display(.logicalError(let refusal)) = actions[0] {
+                // The workflow cannot run here (another data center, a liveness provider of
+                // another version, no token): the station is not set up for what the backend
+                // started.
+                return refuseWorkflow(
+                    "workflow refused by the station: check backend.data-center and the face models", reason: ["logicalError": refusal.rawValue],
+                    execution: execution, authentication: authentication)
+            }
             var journey = Journey(controller: controller, execution: execution, startedAt: now)
             journey.authentication = authentication
             journey.fullFrameCredentials = Set(response.workflowExecution.credentials.filter { credential in
@@ -431,6 +451,22 @@ struct StationMachine {
     /// The hand-off's address expired before the person finished: it cannot be used again (J).
     static let handoffExpired = FlowError(.J, detail: "520410")
 
+    /// A workflow nobody can go on with at this station: say so (F000010) and idle again.
+    private mutating func refuseWorkflow(
+        _ message: String, reason: [String: String], execution: ExecutionRef, authentication: AuthenticationReference?
+    ) -> [Action] {
+        let error = authentication == nil ? Self.workflowRefused : Self.workflowRefused.inAuthenticationFormat
+        state = .result
+        return [
+            .log(LogLine(
+                level: .error, message: message,
+                metadata: reason.merging(["workflowExecution": execution.workflowExecutionId, "code": error.code]) { first, _ in first })),
+            .metric(.journeyEnded(outcome: "refused")),
+            .show(.error(error)),
+            .schedule(.resultOver(generation: generation), after: settings.resultScreen),
+        ]
+    }
+
     /// A timer ran out.
     mutating func timerFired(_ timer: Timer, now: Duration) -> [Action] {
         switch timer {
@@ -498,7 +534,7 @@ struct StationMachine {
 
     // MARK: Journeys
 
-    private mutating func startJourney(trigger: String, authentication: AuthenticationReference? = nil) -> [Action] {
+    private mutating func startJourney(trigger: String, authentication: AuthenticationReference? = nil, references: JourneyReferences? = nil) -> [Action] {
         generation += 1
         state = .starting
         startingAuthentication = authentication
@@ -506,7 +542,7 @@ struct StationMachine {
             .metric(.journeyStarted),
             .log(LogLine(level: .info, message: "journey starting", metadata: ["trigger": trigger, "journey": "\(generation)"])),
             .showScreen(.starting),
-            .requestJourney(generation: generation, authentication: authentication),
+            .requestJourney(generation: generation, authentication: authentication, references: references),
         ]
     }
 
@@ -526,8 +562,9 @@ struct StationMachine {
     private mutating func perform(_ action: Controller.Action, now: Duration) -> [Action] {
         guard case .journey(var journey) = state else { return [] }
         switch action {
-        case .display(let message):
+        case .display(let shown):
             var actions: [Action] = []
+            let message = journey.authentication == nil ? shown : Self.inAuthenticationFormat(shown)
             switch message {
             case .credentialStarted(let id, _, _):
                 journey.credentialID = id
@@ -628,6 +665,20 @@ struct StationMachine {
             return [.cancelTimer(.flow(kind))]
         case .wipeSession:
             return endJourney(now: now, stopping: false)
+        }
+    }
+
+    /// An Authentication's message with its error in the Authentication SDK's code (seed
+    /// 004: `L00000`, `A[x][yyyy]`), as the display and a Custom UI receive it.
+    static func inAuthenticationFormat(_ message: DisplayMessage) -> DisplayMessage {
+        switch message {
+        case .error(let error):
+            return .error(error.inAuthenticationFormat)
+        case .finished(var result):
+            result.error = result.error?.inAuthenticationFormat
+            return .finished(result)
+        default:
+            return message
         }
     }
 

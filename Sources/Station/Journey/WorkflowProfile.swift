@@ -79,7 +79,10 @@ public struct WorkflowProfile: Hashable, Sendable {
             case .ID:
                 let types = credential.type?.values ?? idTypes
                 let documents = types.map { Document(Self.documentType($0), .plastic) }
-                let offered = credential.country?.values ?? (offeredCountries.isEmpty ? ["XXX"] : offeredCountries)
+                // What the backend offers; where it names none, the configured countries. With
+                // neither there is nothing to choose from: the credential offers no country
+                // rather than an invented one, and the station refuses the workflow (F000010).
+                let offered = credential.country?.values ?? offeredCountries
                 var byCountry: [String: [Document]] = [:]
                 for country in offered { byCountry[country] = documents }
                 // Digital Identities the backend offers, by the countries each serves.
@@ -103,9 +106,13 @@ public struct WorkflowProfile: Hashable, Sendable {
         }
         let consent = response.consentItems.map { ConsentItem(id: $0.id, type: Self.consentType($0.type), text: $0.text, url: $0.url) }
         let flow: Workflow.Flow = if let authentication { .authentication(authentication) } else if preset == .fastfill { .fastfill } else { .verification }
+        // The data center and liveness provider version are what the backend said: the
+        // controller compares them with the station's own (a data center the backend does
+        // not name is refused).
         return Workflow(
             flow: flow, credentials: infos, consentItems: consent.isEmpty ? nil : consent,
-            dataCenter: dataCenter, token: token, livenessProviderVersion: 1, digitalHandoffs: handoffs)
+            dataCenter: response.dataCenter.flatMap { Workflow.DataCenter(rawValue: $0.rawValue) }, token: token,
+            livenessProviderVersion: response.livenessProviderVersion, digitalHandoffs: handoffs)
     }
 
     /// The API's consent type (`PASSIVE` or `ACTIVE`, docs/backend-api.yaml; any case): a

@@ -60,7 +60,7 @@ public struct StationApp: Sendable {
         let credentials = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"]
         let credentialSecret = credentials.map { $0 + "/client.secret" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
         let secret = try readSecret(credentialSecret ?? c.backend.clientSecretFile, key: "backend.client-secret-file")
-        var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.url, clientId: c.backend.clientID, clientSecret: secret)
+        var configuration = HTTPVerificationBackend<ContinuousClock>.Configuration(baseURL: c.backend.baseURL, clientId: c.backend.clientID, clientSecret: secret)
         configuration.retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(2))
         if !c.backend.spkiPins.isEmpty {
             do {
@@ -119,7 +119,10 @@ public struct StationApp: Sendable {
         // An Authentication names its enrollment when it starts: nothing can be prepared for it.
         let policy = OfflinePolicy(
             mode: c.backend.offline == "refuse" ? .refuseNewJourneys : .queue, preparedExecutions: profile.preset == .authentication ? 0 : 5)
-        let starter = JourneyStarter(backend: backend, policy: policy, template: profile.accountRequest(reference: "kiosk-\(c.station.name)"), logger: logger)
+        // Prepared executions carry the configured identifiers (no display named any yet).
+        let template = (try? TransactionDefaults(c.journey).accountRequest(profile, display: nil, suffix: c.station.name))
+            ?? profile.accountRequest(reference: "kiosk-\(c.station.name)")
+        let starter = JourneyStarter(backend: backend, policy: policy, template: template, logger: logger)
 
         // Devices.
         var flash: Flash<ContinuousClock>?
@@ -162,6 +165,7 @@ public struct StationApp: Sendable {
             ? Autopilot(wrapping: hubDisplay, journeys: options.autopilotJourneys, pause: options.autopilotPause, logger: logger) : nil
         var loopSettings = StationLoop.Settings(c)
         loopSettings.models = [camera.mrzModelStatus, camera.faceModelStatus]
+        if !camera.faceModelStatus.available { loopSettings.controller.livenessProviderVersion = nil }
         let loop = StationLoop(
             dependencies: .init(
                 display: autopilot ?? hubDisplay, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox, metrics: metrics),

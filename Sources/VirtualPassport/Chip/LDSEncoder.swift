@@ -50,6 +50,30 @@ package enum LDSEncoder {
         return DER.tlv(0x75, DER.tlv(0x7F61, DER.tlv(0x02, [0x01]) + template))
     }
 
+    /// DG11 (additional personal details) with the fields given: place of birth and
+    /// address with their parts separated by `<`, the full date of birth as `YYYYMMDD`.
+    package static func dataGroup11(
+        fullName: String? = nil, personalNumber: String? = nil, fullDateOfBirth: String? = nil, placeOfBirth: String? = nil, address: String? = nil,
+        telephone: String? = nil, profession: String? = nil
+    ) -> [UInt8] {
+        let fields: [(UInt32, String?)] = [
+            (0x5F0E, fullName), (0x5F10, personalNumber), (0x5F2B, fullDateOfBirth), (0x5F11, placeOfBirth), (0x5F42, address),
+            (0x5F12, telephone), (0x5F13, profession),
+        ]
+        return DER.tlv(0x6B, tagList(fields) + fields.flatMap { tag, value in value.map { DER.tlv(tag, Array($0.utf8)) } ?? [] })
+    }
+
+    /// DG12 (additional document details) with the fields given, the date of issue as `YYYYMMDD`.
+    package static func dataGroup12(issuingAuthority: String? = nil, dateOfIssue: String? = nil, endorsements: String? = nil) -> [UInt8] {
+        let fields: [(UInt32, String?)] = [(0x5F19, issuingAuthority), (0x5F26, dateOfIssue), (0x5F1B, endorsements)]
+        return DER.tlv(0x6C, tagList(fields) + fields.flatMap { tag, value in value.map { DER.tlv(tag, Array($0.utf8)) } ?? [] })
+    }
+
+    /// The tag list (5C) a DG11 or DG12 opens with: the tags of the fields present.
+    private static func tagList(_ fields: [(UInt32, String?)]) -> [UInt8] {
+        DER.tlv(0x5C, fields.filter { $0.1 != nil }.flatMap { [UInt8($0.0 >> 8), UInt8($0.0 & 0xFF)] })
+    }
+
     /// DG14 holding SecurityInfo DERs.
     package static func dataGroup14(securityInfos: [[UInt8]]) -> [UInt8] {
         DER.tlv(0x6E, DER.tlv(0x31, securityInfos.flatMap { $0 }))

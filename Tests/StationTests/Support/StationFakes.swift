@@ -173,13 +173,18 @@ final class FakeChip: ChipDevice, Sendable {
     /// The keys the station tried, in order (the test's own; a real chip keeps no such list).
     let keysTried = Mutex<[ChipAccessKey]>([])
 
-    init(_ behaviour: Behaviour = .reads, mrz: [String], issuer: TestIssuer) throws {
-        self.behaviour = behaviour
+    convenience init(_ behaviour: Behaviour = .reads, mrz: [String], issuer: TestIssuer) throws {
         let set = try PassportDataSet.make(mrz: mrz.joined(), faceSize: 4_000) { try issuer.securityObject($0) }
         let passive = PassiveAuthentication.verify(
             files: set.files, trustStore: TrustStore(certificates: [issuer.cscaCertificate]), at: Int64(Date().timeIntervalSince1970))
-        reading = ChipReading(
-            reader: "fake reader", contents: ChipContents(files: set.files, accessControl: .bac), passiveAuthentication: passive, duration: .zero)
+        self.init(behaviour, reading: ChipReading(
+            reader: "fake reader", contents: ChipContents(files: set.files, accessControl: .bac), passiveAuthentication: passive, duration: .zero))
+    }
+
+    /// A reader whose document reads as `reading` (e.g. what ChipReader read of a virtual passport).
+    init(_ behaviour: Behaviour = .reads, reading: ChipReading) {
+        self.behaviour = behaviour
+        self.reading = reading
         (presenceEvents, presenceContinuation) = AsyncStream.makeStream(of: ReaderPresence.self)
     }
 

@@ -1,4 +1,5 @@
 import Backend
+import Capture
 import Display
 import Foundation
 import KioskTestKit
@@ -68,15 +69,25 @@ struct StationHarness: Sendable {
         /// captures of the back report instead.
         var barcode: [UInt8]?
         var backHints: [FlowError] = []
+        /// What the reader's document reads as; nil: a test passport without Active or Chip
+        /// Authentication, signed by the harness's issuer.
+        var chipReading: ChipReading?
+        /// The document signer's issuer the backend trusts; nil: one made for the run.
+        var issuer: TestIssuer?
+        /// The data center the reference backend serves (the station is in EU).
+        var backendDataCenter: DataCenter = .EU
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
     static func with<T: Sendable>(_ options: Options = Options(), _ body: (StationHarness) async throws -> T) async throws -> T {
-        let issuer = try TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
+        let issuer = try options.issuer ?? TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
         return try await LoopbackBackend.with(configure: { server in
             server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
             if let faces = options.faces { server.faces = faces }
             if options.preset == .digitalIdentity { server.digitalIdentityProviders = [.simulated] }
+            server.dataCenter = options.backendDataCenter
+            // The backend offers the test country's documents (the station names none).
+            server.countries = ["UTO"]
         }) { reference in
             let keyPath = reference.directory.appendingPathComponent("outbox.key").path
             try OutboxKey.generate(path: keyPath)
@@ -96,7 +107,7 @@ struct StationHarness: Sendable {
                     logger: logger)
             }
             let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face, barcode: options.barcode, backHints: options.backHints)
-            let chip = try FakeChip(options.chip, mrz: options.mrz, issuer: issuer)
+            let chip = try options.chipReading.map { FakeChip(options.chip, reading: $0) } ?? FakeChip(options.chip, mrz: options.mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
                 ? Autopilot(wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, logger: logger) : nil
