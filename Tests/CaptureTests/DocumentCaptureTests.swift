@@ -314,7 +314,21 @@ import Imaging
     func reason(
         _ observation: DocumentObservation? = nil, _ quality: DocumentQuality? = quality(), expectsMRZ: Bool = true, mrzSeen: Bool = true
     ) -> RejectReason? {
-        DocumentUsability.rejectReason(observation: observation, quality: quality, expectsMRZ: expectsMRZ, mrzSeen: mrzSeen, minimumSharpness: 60)
+        DocumentUsability.rejectReason(observation: observation, quality: quality, expectsMRZ: expectsMRZ, mrzSeen: mrzSeen, sharpness: .init())
+    }
+
+    /// A page of print is judged by its sharpness in every direction, not by its Laplacian:
+    /// a sparse page in dim light is sharp with a low one; a page that moved is blurred
+    /// along one direction only.
+    @Test func aPageIsJudgedByItsSharpnessInEveryDirection() {
+        func page(laplacian: Double, least: Double, balance: Double) -> RejectReason? {
+            let quality = DocumentQuality(
+                sharpness: laplacian, glare: 0, glareOverMRZ: 0, glareOverPhoto: 0, directional: DirectionalSharpness(least: least, balance: balance))
+            return DocumentUsability.rejectReason(observation: nil, quality: quality, expectsMRZ: false, mrzSeen: false, sharpness: .init(), page: true)
+        }
+        #expect(page(laplacian: 35, least: 7, balance: 0.45) == nil)
+        #expect(page(laplacian: 150, least: 12, balance: 0.15) == .blurry)
+        #expect(page(laplacian: 4, least: 1, balance: 0.4) == .blurry)
     }
 
     @Test func eachProblemHasItsReasonAndAGoodImageNone() {

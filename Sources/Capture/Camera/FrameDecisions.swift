@@ -1,4 +1,5 @@
 import ScanFlow
+import Vision
 
 /// The per-frame decisions of a capture, as a value the frame loop of ``CameraCapture``
 /// feeds and obeys: ``DocumentCapture`` and ``FaceCapture``.
@@ -13,6 +14,12 @@ protocol FrameDecisions {
     mutating func taken(at now: Duration)
     /// The shot could not be taken.
     mutating func notTaken()
+    /// Whether an image taken ends its side (`isLastOfSide`); a paper document's pages do not.
+    var endsSide: Bool { get }
+}
+
+extension FrameDecisions {
+    var endsSide: Bool { true }
 }
 
 /// What to do with a frame.
@@ -49,4 +56,6 @@ struct DocumentShot: Hashable, Sendable {
     var expectsMRZ: Bool?
     /// Whether an MRZ was seen in the frames before it.
     var mrzSeen = false
+    /// The shapes that count as the document (pages of print for a paper document).
+    var classes: Set<DocumentClass> = DocumentClass.identity
 }

@@ -14,7 +14,8 @@ struct DocumentRegion: Hashable, Sendable {
 ///
 /// The side with the MRZ is a passport's data page (TD2/TD3 shape) and a card's back. The
 /// back is taken only once the card was really turned: an MRZ was seen on it, or its face
-/// differs from the front's.
+/// differs from the front's. A paper document's next page is taken only once the page
+/// before was lifted (a frame without a page) or the page shown differs from it.
 struct DocumentGate: ShotGate {
     struct Settings: Hashable, Sendable {
         var guidance = DocumentGuidance.Settings()
@@ -35,6 +36,10 @@ struct DocumentGate: ShotGate {
     var side: Credential.Part = .front
     /// The thumbnail of the front taken, to see that the card was turned.
     var frontThumbnail: [UInt8]?
+    /// The thumbnail of the paper document's page taken last, to see that the next is another.
+    var previousPage: [UInt8]?
+    /// Whether a frame showed no page since the last page was taken (it was lifted).
+    private var pageLifted = false
     private var guidance: DocumentGuidance
     private var readyFrames = 0
     private var firstReady: Duration?
@@ -53,7 +58,8 @@ struct DocumentGate: ShotGate {
 
     /// Whether this side is expected to carry the MRZ, for a document of `documentClass`.
     func expectsMRZ(_ documentClass: DocumentClass?) -> Bool {
-        settings.readsMRZ && (side == .back || (documentClass != nil && documentClass != .td1))
+        guard settings.readsMRZ, side != .document else { return false }
+        return side == .back || (documentClass.map { $0.hasMRZ && $0 != .td1 } ?? false)
     }
 
     mutating func judge(_ frame: DocumentFrame) -> ShotVerdict {
@@ -62,6 +68,7 @@ struct DocumentGate: ShotGate {
             consensus.add(reading)
         }
         let observation = frame.observation
+        if observation.document == nil { pageLifted = true }
         let state = guidance.observe(observation)
         if state == .ready, let document = observation.document, turned(frame) {
             readyFrames += 1
@@ -84,6 +91,11 @@ struct DocumentGate: ShotGate {
     /// Whether the face shown is the side wanted: anything for the front; for the back, an
     /// MRZ seen on it or a face other than the front's.
     private func turned(_ frame: DocumentFrame) -> Bool {
+        if side == .document {
+            guard let previousPage, !pageLifted else { return true }
+            guard let thumbnail = frame.thumbnail else { return false }
+            return DocumentFrame.difference(previousPage, thumbnail) >= settings.turnedDifference
+        }
         guard side == .back, let front = frontThumbnail else { return true }
         if sawMRZ { return true }
         guard let thumbnail = frame.thumbnail else { return false }
@@ -95,6 +107,7 @@ struct DocumentGate: ShotGate {
         readyFrames = 0
         firstReady = nil
         sawMRZ = false
+        pageLifted = false
         lastUpdate = nil
         region = nil
         thumbnail = nil
