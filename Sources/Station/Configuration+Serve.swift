@@ -18,6 +18,9 @@ extension Configuration {
         /// passed earlier (seed 004 Authentication); a display starts it with the reference
         /// (`journey.start: [reference]`).
         case authentication
+        /// A paper document (a utility bill, a bank statement) taken page by page with the
+        /// camera: the backend's DOCUMENT credential, each page uploaded as `PAGE_<n>`.
+        case document
     }
 
     public struct JourneySection: Hashable, Sendable {
@@ -33,6 +36,8 @@ extension Configuration {
         public var resultScreen: Duration = .seconds(12)
         /// How long the station waits for the backend's decision after finalising.
         public var decisionWait: Duration = .seconds(20)
+        /// The most pages of a paper document; the person ends it earlier with "that was the last page".
+        public var maxPages = 10
     }
 
     public struct BackendSection: Hashable, Sendable {
@@ -92,7 +97,7 @@ extension Configuration {
         if let node = top["journey"] {
             let journey = try r.mapping(
                 node, at: "journey",
-                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s"])
+                allowed: ["start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s", "max-pages"])
             if let start = journey["start"] {
                 config.journey.start = try r.list(start, at: "journey.start", StartTrigger.allCases.map(\.rawValue)).compactMap(StartTrigger.init(rawValue:))
             }
@@ -125,6 +130,7 @@ extension Configuration {
             }
             if let v = journey["result-s"] { config.journey.resultScreen = .seconds(try r.integer(v, at: "journey.result-s", in: 1...600)) }
             if let v = journey["decision-wait-s"] { config.journey.decisionWait = .seconds(try r.integer(v, at: "journey.decision-wait-s", in: 0...600)) }
+            if let v = journey["max-pages"] { config.journey.maxPages = try r.integer(v, at: "journey.max-pages", in: 1...50) }
         }
         if let node = top["backend"] {
             let backend = try r.mapping(

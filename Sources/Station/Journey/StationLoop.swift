@@ -77,6 +77,7 @@ public actor StationLoop {
             controller.defaultInactivityTimeout = configuration.journey.inactivityTimeout
             controller.inactivityWarningGrace = configuration.journey.inactivityGrace
             controller.livenessProviderVersion = 1
+            controller.maxDocumentPages = configuration.journey.maxPages
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)

@@ -29,11 +29,11 @@ public struct WorkflowProfile: Hashable, Sendable {
         switch preset {
         case .passportChipFace, .fastfill: [.PASSPORT]
         case .idCardChipFace: [.ID_CARD]
-        case .authentication: []
+        case .authentication, .document: []
         }
     }
 
-    var wantsFace: Bool { preset != .fastfill }
+    var wantsFace: Bool { preset != .fastfill && preset != .document }
 
     /// The account request: credential filters only, never personal data.
     /// - Parameters:
@@ -50,6 +50,11 @@ public struct WorkflowProfile: Hashable, Sendable {
             case nil: break
             }
             return request
+        }
+        if preset == .document {
+            return AccountRequest(
+                customerInternalReference: reference, callbackUrl: callbackURL,
+                workflowDefinition: WorkflowDefinition(key: workflowKey, credentials: [CredentialFilter(category: .DOCUMENT)]))
         }
         var filters = [CredentialFilter(category: .ID, countries: countries.isEmpty ? nil : countries, types: idTypes)]
         if wantsFace { filters.append(CredentialFilter(category: .FACEMAP)) }
@@ -74,7 +79,10 @@ public struct WorkflowProfile: Hashable, Sendable {
                     chipReading: true, extractionOnly: preset == .fastfill)
             case .FACEMAP:
                 return Credential.Info(id: credential.id, category: .face, faceMode: .faceLiveness)
-            case .DOCUMENT, .DATA:
+            case .DOCUMENT:
+                // A kiosk takes paper with its camera: it has no file to attach (no `file` mode).
+                return Credential.Info(id: credential.id, category: .document, acquireModes: [.camera], documentMode: .docFinder)
+            case .DATA:
                 return nil
             }
         }
@@ -94,13 +102,15 @@ public struct WorkflowProfile: Hashable, Sendable {
         }
     }
 
-    /// The upload classifier of a captured side.
-    static func classifier(for part: Credential.Part) -> PartClassifier {
+    /// The upload classifier of a captured side; `index` is the image's place in its part
+    /// (a paper document's page `index + 1` is `PAGE_<index + 1>`).
+    static func classifier(for part: Credential.Part, index: Int = 0) -> PartClassifier {
         switch part {
         case .back: .back
         case .face: .face
         case .nfc: .nfc
-        case .front, .document, .multipart, .digital: .front
+        case .document: PartClassifier.page(index + 1) ?? .front
+        case .front, .multipart, .digital: .front
         }
     }
 }

@@ -59,6 +59,8 @@ struct StationHarness: Sendable {
         /// At an Authentication station, the enrollment each of the autopilot's journeys names.
         var references: [AuthenticationReference] = []
         var journeys = 1
+        /// The pages of the autopilot's paper document.
+        var documentPages = 2
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -78,11 +80,13 @@ struct StationHarness: Sendable {
             let profile = WorkflowProfile(preset: options.preset)
             let starter = JourneyStarter(
                 backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"), logger: logger)
-            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face)
+            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face, documentPages: options.documentPages)
             let chip = try FakeChip(options.chip, mrz: mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
-                ? Autopilot(wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, logger: logger) : nil
+                ? Autopilot(
+                    wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, documentPages: options.documentPages,
+                    logger: logger) : nil
             var controller = Controller.Configuration()
             controller.defaultInactivityTimeout = options.inactivity
             controller.inactivityWarningGrace = options.grace
