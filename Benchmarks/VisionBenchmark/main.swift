@@ -79,6 +79,18 @@ for width in ours.keys.sorted() {
         percentile(ours[width]!, 0.95), median(baseline[width]!), percentile(baseline[width]!, 0.95), ours[width]!.count))
 }
 
+if let paper = VisionDataSet.paper() {
+    let pages = try PageEvaluation.run(paper, split: .heldout)
+    print("==> paper documents: pages (A4, Letter) on the held-out scenes (\(pages.scenes) scenes, templates and backgrounds never tuned on)")
+    for line in pages.summary { print("  \(line)") }
+    print(String(
+        format: "  time per frame, one core: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (1920x1080 and 2560x1440)",
+        pages.ours.percentileMilliseconds(0.5), pages.ours.percentileMilliseconds(0.95), pages.baseline.percentileMilliseconds(0.5),
+        pages.baseline.percentileMilliseconds(0.95)))
+} else {
+    print("==> paper documents: no data (\(VisionDataSet.paperMissing))")
+}
+
 print("==> MRZ reading on the held-out crops (ours against Tesseract, one core)")
 try MRZBenchmark.run()
 print("==> time from a page placed to a chip key, generated recordings at 15 fps (target: under 1.5 s)")
