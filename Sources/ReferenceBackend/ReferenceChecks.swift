@@ -76,6 +76,9 @@ enum ReferenceChecks {
     /// Usability names the first problem: `NOT_A_JPEG`, `LOW_RESOLUTION`, `TOO_MANY_PIXELS`,
     /// `JPEG_UNDECODABLE`, `TOO_DARK`, `TOO_BRIGHT`, `BLURRED`.
     static func assessImage(_ classifier: PartClassifier, body: Data, credentialId: String, thresholds: ImageQualityThresholds) -> ImageAssessment {
+        var thresholds = thresholds
+        // A page of print is white paper: bright is how it should be.
+        if classifier.pageNumber != nil { thresholds.maximumMeanLuma = thresholds.maximumPageMeanLuma }
         func result(_ check: String, _ decision: Decision, _ reason: String?) -> CapabilityResult {
             CapabilityResult(id: "\(check)-\(classifier.rawValue)", credentialId: credentialId, decision: decision, reason: reason)
         }

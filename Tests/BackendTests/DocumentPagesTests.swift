@@ -1,7 +1,8 @@
 import Backend
 import Foundation
+import Imaging
 import KioskTestKit
-import ReferenceBackend
+@testable import ReferenceBackend
 import Testing
 
 /// A paper document (DOCUMENT credential) uploaded page by page as PAGE_1...PAGE_n to the
@@ -62,6 +63,25 @@ import Testing
             #expect(details.capabilities.dataChecks.first { $0.id == "documentPages" }?.reason == "MISSING_PAGE")
             #expect(details.decision.type == .REJECTED)
         }
+    }
+
+    /// A page of print is white paper: as bright as a good page is (mean luma about 234), it
+    /// passes as a page and is too bright as an ID document's side.
+    @Test func aWhitePageIsNotTooBrightAsAPage() {
+        let width = 1470, height = 2079
+        var pixels = [UInt8](repeating: 245, count: width * height)
+        for y in 0..<height where y % 40 < 3 {
+            for x in 100..<(width - 100) where x % 9 < 6 { pixels[y * width + x] = 20 }
+        }
+        let page = TestImages.jpeg(LumaImage(width: width, height: height, pixels: pixels))
+        let asPage = ReferenceChecks.assessImage(.page(1)!, body: page, credentialId: "d", thresholds: ImageQualityThresholds())
+        let asFront = ReferenceChecks.assessImage(.front, body: page, credentialId: "d", thresholds: ImageQualityThresholds())
+        #expect(asPage.brightness.decision == .PASSED, "\(asPage.brightness)")
+        #expect(asPage.usability.decision == .PASSED, "\(asPage.usability)")
+        #expect(asFront.brightness.reason == "TOO_BRIGHT")
+        // Washed out, a page is still too bright.
+        let white = TestImages.jpeg(LumaImage(width: width, height: height, pixels: [UInt8](repeating: 254, count: width * height)))
+        #expect(ReferenceChecks.assessImage(.page(2)!, body: white, credentialId: "d", thresholds: ImageQualityThresholds()).brightness.reason == "TOO_BRIGHT")
     }
 
     @Test func anIDCredentialTakesNoPages() async throws {
