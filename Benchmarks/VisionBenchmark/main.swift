@@ -7,18 +7,37 @@ import Vision
 // against the field's usual OpenCV finder (Canny, contours, approxPolyDP) on the same
 // frames, one core (OpenCV's thread pool is off). Figures, not pass/fail.
 
-// `VisionBenchmark barcode` runs the PDF417 part alone.
+// `VisionBenchmark barcode` runs the PDF417 part alone, `VisionBenchmark paper` the paper
+// documents' part (it needs only their data), `VisionBenchmark faces` the face part.
 if CommandLine.arguments.dropFirst().first == "barcode" {
     print("==> PDF417 on cards' backs (docs/vision.md)")
     try BarcodeBenchmark.run()
     exit(0)
 }
+if CommandLine.arguments.dropFirst().first == "paper" {
+    try paperDocuments()
+    exit(0)
+}
 
-// `VisionBenchmark faces` runs the face part alone.
 if CommandLine.arguments.dropFirst().first == "faces" {
     print("==> faces (docs/faces.md)")
     try await FaceBenchmark.run()
     exit(0)
+}
+
+// Pages of print (the document journey's paper documents): their own data set.
+func paperDocuments() throws {
+    if let paper = VisionDataSet.paper() {
+        let pages = try PageEvaluation.run(paper, split: .heldout)
+        print("==> paper documents: pages (A4, Letter) on the held-out scenes (\(pages.scenes) scenes, templates and backgrounds never tuned on)")
+        for line in pages.summary { print("  \(line)") }
+        print(String(
+            format: "  time per frame, one core: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (1920x1080 and 2560x1440)",
+            pages.ours.percentileMilliseconds(0.5), pages.ours.percentileMilliseconds(0.95), pages.baseline.percentileMilliseconds(0.5),
+            pages.baseline.percentileMilliseconds(0.95)))
+    } else {
+        print("==> paper documents: no data (\(VisionDataSet.paperMissing))")
+    }
 }
 
 guard let data = VisionDataSet() else {
@@ -85,6 +104,8 @@ for width in ours.keys.sorted() {
         format: "  %@: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (%d frames)", size, median(ours[width]!),
         percentile(ours[width]!, 0.95), median(baseline[width]!), percentile(baseline[width]!, 0.95), ours[width]!.count))
 }
+
+try paperDocuments()
 
 print("==> MRZ reading on the held-out crops (ours against Tesseract, one core)")
 try MRZBenchmark.run()

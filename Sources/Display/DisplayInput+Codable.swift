@@ -130,7 +130,7 @@ extension DisplayInput: Codable {
     /// The `type`s of `DisplayCommand`'s JSON form, to tell an unknown type from a bad payload.
     static let flowCommandTypes: Set<String> = [
         "userConsented", "startCredential", "setConfiguration", "setAcquireMode", "setDigitalConfiguration",
-        "startScanPart", "takeImage", "confirm", "retake", "switchToFallback", "pauseScan", "retryScan",
+        "startScanPart", "takeImage", "lastPage", "confirm", "retake", "switchToFallback", "pauseScan", "retryScan",
         "handoffConfirmed", "finishScanPart", "finishCredential", "finish", "cancel", "retryAfterError", "userIsPresent",
         "enterChipKey",
     ]

@@ -37,10 +37,6 @@ public final class DemoStack: Sendable {
         public var start = "[touch]"
         /// The station's `journey.workflow` (`authentication` needs `start: "[reference]"`).
         public var workflow = "passport-chip-face"
-        /// The generated recording the document camera replays (scripts/vision-data
-        /// `sequences/`): `demo-document`, a passport data page, or `demo-idcard`, an identity
-        /// card's front and then its back. The virtual chip holds the zone it shows.
-        public var document = "demo-document"
         /// `vision.min-analysed-fps`: low, because the tests share two cores with Chromium and
         /// three processes of the stack; under the floor a capture falls back to manual.
         public var minimumAnalysedFPS = 1
@@ -62,6 +58,15 @@ public final class DemoStack: Sendable {
         public var countries = "[UTO]"
         /// More options of `idkiosk sim passport` (e.g. `--active-authentication --clone`).
         public var passportOptions: [String] = []
+        /// The document camera's recording: a generated recording under the vision data
+        /// (`sequences/demo-document`, the passport page, by default), e.g.
+        /// `sequences/demo-idcard` (an identity card's front, then its back; the virtual chip
+        /// holds the zone it shows) or `paper/sequences/demo-pages` (a paper document's pages
+        /// one after the other). A paper recording needs only the paper data: no face data, no
+        /// MRZ model.
+        public var document = "sequences/demo-document"
+        /// The station's `journey.max-pages`.
+        public var maxPages = 10
         /// Where the binaries are; next to the test bundle by default.
         public var binDirectory = URL(fileURLWithPath: IDKioskBinary.path).deletingLastPathComponent().path
 
@@ -76,26 +81,32 @@ public final class DemoStack: Sendable {
         // passport page in OCR-B that the station reads its chip key from.
         let recordings = runCapturing(bin + "/idkiosk", ["sim", "recordings", "--out", directory + "/recordings", "--frames", "8"])
         guard recordings.status == 0 else { throw ChildProcessError("sim recordings: \(recordings.stderr)") }
-        guard let data = VisionDataSet(), VisionCrops.hasModel else {
-            throw ChildProcessError("the demo needs \(VisionDataSet.missing) and the MRZ model (`make vision-models`)")
+        let paper = options.document.hasPrefix("paper/")
+        let demo: String
+        var passportArguments = ["sim", "passport", "--slot", "1", "--pace", "--trust-out", directory + "/trust", "--log-level", "warning"]
+        if paper {
+            // A paper document: the reader only has to be there (the passport sim on its slot).
+            guard let data = VisionDataSet.paper() else { throw ChildProcessError("the demo needs \(VisionDataSet.paperMissing)") }
+            demo = data.root + "/" + options.document.dropFirst("paper/".count)
+            if let mrz = options.mrz { passportArguments += ["--mrz", mrz] }
+        } else {
+            guard let data = VisionDataSet(), VisionCrops.hasModel else {
+                throw ChildProcessError("the demo needs \(VisionDataSet.missing) and the MRZ model (`make vision-models`)")
+            }
+            guard let faces = FaceData(), FacePhotos.models != nil else {
+                throw ChildProcessError("the demo needs \(FaceData.missing) and \(FacePhotos.modelsMissing)")
+            }
+            // The face: the simulated person whose frames answer the LED (as `make demo`), and
+            // her portrait in the chip.
+            try faces.litRecordings(in: directory + "/recordings", identity: options.person, presentation: options.presentation)
+            demo = data.root + "/" + options.document
+            let truth = try JSONDecoder().decode([DemoFrame?].self, from: Data(contentsOf: URL(fileURLWithPath: demo + ".json")))
+            guard let lines = truth.lazy.compactMap({ $0 }).compactMap(\.mrz).first else { throw ChildProcessError("\(demo).json has no MRZ") }
+            passportArguments += ["--mrz", options.mrz ?? lines.joined(), "--photo", faces.station + "/\(options.chipPortrait)-dg2.jpg"]
         }
-        guard let faces = FaceData(), FacePhotos.models != nil else {
-            throw ChildProcessError("the demo needs \(FaceData.missing) and \(FacePhotos.modelsMissing)")
-        }
-        // The face: the simulated person whose frames answer the LED (as `make demo`), and
-        // her portrait in the chip.
-        try faces.litRecordings(in: directory + "/recordings", identity: options.person, presentation: options.presentation)
-        let demo = data.root + "/sequences/" + options.document
         try FileManager.default.removeItem(atPath: directory + "/recordings/document.mjpeg")
         try FileManager.default.copyItem(atPath: options.documentRecording ?? demo + ".mjpeg", toPath: directory + "/recordings/document.mjpeg")
-        let truth = try JSONDecoder().decode([DemoFrame?].self, from: Data(contentsOf: URL(fileURLWithPath: demo + ".json")))
-        guard let lines = truth.lazy.compactMap({ $0 }).compactMap(\.mrz).first else { throw ChildProcessError("\(demo).json has no MRZ") }
-        let mrz = options.mrz ?? lines.joined()
-        passport = try ChildProcess(
-            bin + "/idkiosk",
-            ["sim", "passport", "--slot", "1", "--pace", "--mrz", mrz, "--photo", faces.station + "/\(options.chipPortrait)-dg2.jpg", "--trust-out", directory + "/trust", "--log-level", "warning"]
-                + options.passportOptions,
-            logPath: directory + "/passport.log")
+        passport = try ChildProcess(bin + "/idkiosk", passportArguments + options.passportOptions, logPath: directory + "/passport.log")
         database = directory + "/backend.sqlite"
         let client = runCapturing(bin + "/idkiosk-backend", ["clients", "add", "--database", database, "--name", "e2e", "--json"])
         guard client.status == 0, let json = try JSONSerialization.jsonObject(with: Data(client.stdout.utf8)) as? [String: String],
@@ -108,7 +119,8 @@ public final class DemoStack: Sendable {
         backendPort = freeTCPPort()
         backend = try ChildProcess(
             bin + "/idkiosk-backend",
-            ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--models", VisionCrops.models, "--consent", options.backendConsent]
+            ["serve", "--database", database, "--port", "\(backendPort)", "--csca", directory + "/trust", "--consent", options.backendConsent]
+                + (paper ? [] : ["--models", VisionCrops.models])
                 + (options.workflow == "digital-identity" ? ["--simulated-digital-identity"] : []),
             logPath: directory + "/backend.log")
         displayPort = freeTCPPort()
@@ -135,6 +147,7 @@ public final class DemoStack: Sendable {
               countries: \(options.countries)
               result-s: \(options.resultSeconds)
               inactivity-s: \(options.inactivitySeconds)
+              max-pages: \(options.maxPages)
             backend:
               url: http://127.0.0.1:\(backendPort)
               client-id: "\(id)"
@@ -171,6 +184,8 @@ public final class DemoStack: Sendable {
 
     /// Whether the generated data and model the stack needs are there.
     public static var canStart: Bool { VisionDataSet() != nil && VisionCrops.hasModel && FaceData() != nil && FacePhotos.models != nil }
+    /// Whether a stack with a paper recording can start (the paper data is there).
+    public static var canStartPaper: Bool { VisionDataSet.paper() != nil }
     public static let missing = "\(VisionDataSet.missing), \(FaceData.missing) and the models (`make vision-models`)"
 
     /// Waits until the daemon's output contains `text`.

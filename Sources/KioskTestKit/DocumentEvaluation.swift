@@ -88,7 +88,14 @@ public struct DocumentEvaluation: Sendable {
         }
     }
 
-    static func shape(_ documentClass: DocumentClass) -> String { documentClass == .td1 ? "ID-1" : "ID-3" }
+    static func shape(_ documentClass: DocumentClass) -> String {
+        switch documentClass {
+        case .td1: "ID-1"
+        case .td2, .td3: "ID-3"
+        case .a4: "A4"
+        case .letter: "Letter"
+        }
+    }
 
     public var foundRate: Double { wholeDocuments == 0 ? 0 : Double(found) / Double(wholeDocuments) }
     public var meanJaccard: Double { jaccard.isEmpty ? 0 : jaccard.reduce(0, +) / Double(jaccard.count) }

@@ -56,6 +56,15 @@ public struct VisionDataSet: Sendable {
     /// Why a test that needs the data skips.
     public static let missing = "the generated vision data (.cache/vision-data): run `make vision-data`"
 
+    /// The generated paper-document data (`scripts/vision-data/paper/generate.py`): pages of
+    /// bills and statements in scenes, the `demo-pages` recording; `IDKIOSK_PAPER_DATA` or
+    /// `.cache/vision-data/paper` of the package. Nil when it has not been generated.
+    public static func paper(root: String? = nil) -> VisionDataSet? {
+        VisionDataSet(root: root ?? ProcessInfo.processInfo.environment["IDKIOSK_PAPER_DATA"] ?? packageRoot + "/.cache/vision-data/paper")
+    }
+
+    public static let paperMissing = "the generated paper-document data (.cache/vision-data/paper): run `make vision-data`"
+
     static var packageRoot: String {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }

@@ -10,14 +10,21 @@ public struct ImageQualityThresholds: Sendable, Hashable {
     public var minimumMeanLuma: Double
     /// Mean 8-bit luma above this is washed out.
     public var maximumMeanLuma: Double
+    /// The same for a page of print (PAGE_n): mostly white paper, so a sharp, well exposed
+    /// page has a mean of 220-245; only above this is its print washed out.
+    public var maximumPageMeanLuma: Double
     /// Variance of the Laplacian below this is blurred (``LumaStatistics/laplacianVariance``).
     public var minimumSharpness: Double
     /// Images with more pixels are refused before decoding: a small JPEG may declare a huge size.
     public var maximumPixels: Int
 
-    public init(minimumMeanLuma: Double = 50, maximumMeanLuma: Double = 220, minimumSharpness: Double = 50, maximumPixels: Int = 40_000_000) {
+    public init(
+        minimumMeanLuma: Double = 50, maximumMeanLuma: Double = 220, maximumPageMeanLuma: Double = 250, minimumSharpness: Double = 50,
+        maximumPixels: Int = 40_000_000
+    ) {
         self.minimumMeanLuma = minimumMeanLuma
         self.maximumMeanLuma = maximumMeanLuma
+        self.maximumPageMeanLuma = maximumPageMeanLuma
         self.minimumSharpness = minimumSharpness
         self.maximumPixels = maximumPixels
     }

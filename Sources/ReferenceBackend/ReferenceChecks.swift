@@ -83,6 +83,9 @@ enum ReferenceChecks {
     /// Usability names the first problem: `NOT_A_JPEG`, `LOW_RESOLUTION`, `TOO_MANY_PIXELS`,
     /// `JPEG_UNDECODABLE`, `TOO_DARK`, `TOO_BRIGHT`, `BLURRED`.
     static func assessImage(_ classifier: PartClassifier, body: Data, credentialId: String, thresholds: ImageQualityThresholds) -> ImageAssessment {
+        var thresholds = thresholds
+        // A page of print is white paper: bright is how it should be.
+        if classifier.pageNumber != nil { thresholds.maximumMeanLuma = thresholds.maximumPageMeanLuma }
         func result(_ check: String, _ decision: Decision, _ reason: String?) -> CapabilityResult {
             CapabilityResult(id: "\(check)-\(classifier.rawValue)", credentialId: credentialId, decision: decision, reason: reason)
         }
@@ -91,7 +94,7 @@ enum ReferenceChecks {
                 usability: result("usability", .REJECTED, "NOT_A_JPEG"),
                 brightness: result("brightness", .NOT_EXECUTED, "NOT_A_JPEG"), sharpness: result("sharpness", .NOT_EXECUTED, "NOT_A_JPEG"))
         }
-        let minimum = classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_") ? (240, 240) : (640, 400)
+        let minimum = minimumSize(of: classifier)
         let longSide = max(size.width, size.height), shortSide = min(size.width, size.height)
         let lowResolution = longSide < max(minimum.0, minimum.1) || shortSide < min(minimum.0, minimum.1)
         let brightness: (Decision, String?), sharpness: (Decision, String?)
@@ -107,6 +110,24 @@ enum ReferenceChecks {
         return ImageAssessment(
             usability: result("usability", problem == nil ? .PASSED : .REJECTED, problem),
             brightness: result("brightness", brightness.0, brightness.1), sharpness: result("sharpness", sharpness.0, sharpness.1))
+    }
+
+    /// The least size (long side, short side) an image must have: a face 240 x 240, a page
+    /// of a paper document 1400 x 980 (print stays readable: about 120 dpi on A4 and Letter),
+    /// an ID document's side 640 x 400.
+    static func minimumSize(of classifier: PartClassifier) -> (Int, Int) {
+        if classifier == .face || classifier.rawValue.hasPrefix("LIVENESS_") { return (240, 240) }
+        if classifier.pageNumber != nil { return (1400, 980) }
+        return (640, 400)
+    }
+
+    /// A paper document's pages must run PAGE_1...PAGE_n without a gap (`MISSING_PAGE`); nil
+    /// for a document uploaded as FRONT/BACK.
+    static func documentPages(_ parts: [StoredPart], credentialId: String) -> CapabilityResult? {
+        let numbers = Set(parts.compactMap(\.classifier.pageNumber))
+        guard let last = numbers.max() else { return nil }
+        let complete = numbers == Set(1...last)
+        return CapabilityResult(id: "documentPages", credentialId: credentialId, decision: complete ? .PASSED : .REJECTED, reason: complete ? nil : "MISSING_PAGE")
     }
 
     // MARK: The whole execution
@@ -235,6 +256,11 @@ enum ReferenceChecks {
         } else if definitionKey == 10013 {
             caps.similarity.append(CapabilityResult(id: "similarity", decision: .NOT_EXECUTED, reason: "NO_FACE_UPLOADED"))
             requiredNotExecuted = true
+        }
+
+        let documentParts = parts.filter { $0.category == .DOCUMENT }
+        if let documentCredential = documentParts.first?.credentialId, let pages = documentPages(documentParts, credentialId: documentCredential) {
+            caps.dataChecks.append(pages)
         }
 
         let all = caps.all

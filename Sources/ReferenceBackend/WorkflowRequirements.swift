@@ -19,7 +19,9 @@ enum WorkflowRequirements {
         switch category {
         case .ID: ["FRONT", "BACK", "FRONT_WITH_FLASH", "MRZ", "BARCODE", "NFC"]
         case .FACEMAP: ["FACE", "LIVENESS_0", "LIVENESS"]
-        case .DOCUMENT: ["FRONT", "BACK"]
+        // A paper document's pages are PAGE_1, PAGE_2, ...: the first is announced, the rest
+        // follow its pattern (docs/backend-api.yaml); FRONT and BACK stay for a two-sided one.
+        case .DOCUMENT: ["FRONT", "BACK", "PAGE_1"]
         case .DATA: []
         }
     }
@@ -34,7 +36,7 @@ enum WorkflowRequirements {
         switch category {
         case .ID: [.front, .back, .frontWithFlash, .mrz, .barcode, .nfc].contains(classifier) || (fullFrames && [.frontFullFrame, .backFullFrame].contains(classifier))
         case .FACEMAP: classifier == .face || classifier == .livenessRecord || classifier.rawValue.hasPrefix("LIVENESS_")
-        case .DOCUMENT: classifier == .front || classifier == .back
+        case .DOCUMENT: classifier == .front || classifier == .back || classifier.pageNumber != nil
         case .DATA: false
         }
     }

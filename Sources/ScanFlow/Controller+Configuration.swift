@@ -18,6 +18,10 @@ extension Controller {
         public var handoffTimeout: Duration
         /// Failed attempts (rejects, retries) of a part after which fallback or staff help is offered.
         public var maxAttemptsPerPart: Int
+        /// The most pages a paper document (a `document` credential taken with the camera)
+        /// has; the part ends by itself at the last, before that when the person says so
+        /// (`lastPage`). The seeds do not say how many images such a part takes.
+        public var maxDocumentPages: Int
 
         public init(
             dataCenter: Workflow.DataCenter = .EU,
@@ -27,7 +31,8 @@ extension Controller {
             inactivityWarningGrace: Duration = .seconds(15),
             deviceStartTimeout: Duration = .seconds(10),
             handoffTimeout: Duration = .seconds(5 * 60),
-            maxAttemptsPerPart: Int = 3
+            maxAttemptsPerPart: Int = 3,
+            maxDocumentPages: Int = 10
         ) {
             self.dataCenter = dataCenter
             self.livenessProviderVersion = livenessProviderVersion
@@ -37,6 +42,7 @@ extension Controller {
             self.deviceStartTimeout = deviceStartTimeout
             self.handoffTimeout = handoffTimeout
             self.maxAttemptsPerPart = maxAttemptsPerPart
+            self.maxDocumentPages = max(1, maxDocumentPages)
         }
 
         func inactivityTimeout(for phase: InactivityPhase) -> Duration {

@@ -12,6 +12,7 @@ extension Controller {
             setConfiguration(country: country, digitalDocument: document)
         case .startScanPart(let part): startScanPart(part)
         case .takeImage: takeImage()
+        case .lastPage: lastPage()
         case .confirm: confirm()
         case .retake: retake()
         case .switchToFallback: switchToFallback()

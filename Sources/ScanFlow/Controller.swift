@@ -249,6 +249,7 @@ public struct Controller: Sendable {
             part,
             mode: mode,
             handoff: part == .digital ? handoff : nil,
+            maxImages: part == .document && mode.usesCamera ? configuration.maxDocumentPages : nil,
             maxAttempts: configuration.maxAttemptsPerPart
         )
         journey.scan = scan
@@ -259,6 +260,13 @@ public struct Controller: Sendable {
     /// The shutter button in a manual mode.
     public mutating func takeImage() -> [Action] {
         onScanPart(command: true) { $0.takeImage() }
+    }
+
+    /// The person says the last page of a paper document was taken: `imageTaken`, and the
+    /// pages go to the backend. A logical error before the first page, or for a part that
+    /// takes one image.
+    public mutating func lastPage() -> [Action] {
+        onScanPart(command: true) { $0.lastPage() }
     }
 
     /// Accepts the capture on the confirmation view (seeds: `confirmationHandler.confirm()`).

@@ -160,7 +160,10 @@ public struct Credential: Hashable, Sendable {
     func mode(for part: Part) -> Scan.Mode {
         switch part {
         case .face: info.faceMode
-        case .document: acquireMode == .file ? .file : .manual
+        case .document:
+            // A page is found and taken by itself like an ID document; `manual` when the
+            // workflow asks for the shutter.
+            acquireMode == .file ? .file : (info.documentMode == .manual ? .manual : .docFinder)
         case .nfc: .nfc
         case .digital: .web
         case .front, .back, .multipart:

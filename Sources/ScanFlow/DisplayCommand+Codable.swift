@@ -2,7 +2,7 @@ extension DisplayCommand: Codable {
     private enum Kind: String, Codable {
         case userConsented, startCredential, setConfiguration, setAcquireMode, startScanPart, takeImage, confirm
         case retake, switchToFallback, pauseScan, retryScan, finishScanPart, finishCredential, finish, cancel
-        case retryAfterError, userIsPresent, setDigitalConfiguration, handoffConfirmed, enterChipKey
+        case retryAfterError, userIsPresent, setDigitalConfiguration, handoffConfirmed, enterChipKey, lastPage
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -38,6 +38,7 @@ extension DisplayCommand: Codable {
             try container.encode(Kind.startScanPart, forKey: .type)
             try container.encode(part, forKey: .part)
         case .takeImage: try container.encode(Kind.takeImage, forKey: .type)
+        case .lastPage: try container.encode(Kind.lastPage, forKey: .type)
         case .confirm: try container.encode(Kind.confirm, forKey: .type)
         case .retake: try container.encode(Kind.retake, forKey: .type)
         case .switchToFallback: try container.encode(Kind.switchToFallback, forKey: .type)
@@ -92,6 +93,7 @@ extension DisplayCommand: Codable {
             )
         case .handoffConfirmed: self = .handoffConfirmed
         case .takeImage: self = .takeImage
+        case .lastPage: self = .lastPage
         case .confirm: self = .confirm
         case .retake: self = .retake
         case .switchToFallback: self = .switchToFallback

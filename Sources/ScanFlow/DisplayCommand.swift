@@ -10,6 +10,9 @@ public enum DisplayCommand: Hashable, Sendable {
     case setDigitalConfiguration(country: String, digitalDocument: DigitalDocument)
     case startScanPart(Credential.Part)
     case takeImage
+    /// The person says the page just taken was the document's last (a paper document taken
+    /// page by page): the part's images are complete.
+    case lastPage
     case confirm
     case retake
     case switchToFallback

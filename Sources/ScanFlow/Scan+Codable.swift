@@ -118,7 +118,7 @@ extension Scan.Update: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, reason, percent, state, current, target, direction, available, text
+        case name, reason, percent, state, current, target, direction, available, text, taken, maximum
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -155,8 +155,10 @@ extension Scan.Update: Codable {
         case .flash(let state):
             try container.encode(Name.flash, forKey: .name)
             try container.encode(state, forKey: .state)
-        case .nextPosition:
+        case .nextPosition(let count):
             try container.encode(Name.nextPosition, forKey: .name)
+            try container.encodeIfPresent(count?.taken, forKey: .taken)
+            try container.encodeIfPresent(count?.maximum, forKey: .maximum)
         case .cameraAvailable(let available):
             try container.encode(Name.cameraAvailable, forKey: .name)
             try container.encode(available, forKey: .available)
@@ -174,7 +176,14 @@ extension Scan.Update: Codable {
         case .nfcExtractionProgress: self = .nfcExtractionProgress(try container.decode(Int.self, forKey: .percent))
         case .nfcExtractionFinished: self = .nfcExtractionFinished
         case .flash: self = .flash(try container.decode(Scan.FlashState.self, forKey: .state))
-        case .nextPosition: self = .nextPosition
+        case .nextPosition:
+            let taken = try container.decodeIfPresent(Int.self, forKey: .taken)
+            let maximum = try container.decodeIfPresent(Int.self, forKey: .maximum)
+            if let taken, let maximum {
+                self = .nextPosition(Scan.ImageCount(taken: taken, maximum: maximum))
+            } else {
+                self = .nextPosition(nil)
+            }
         case .cameraAvailable: self = .cameraAvailable(try container.decode(Bool.self, forKey: .available))
         case .legalHint: self = .legalHint(try container.decode(String.self, forKey: .text))
         case .extractionState:

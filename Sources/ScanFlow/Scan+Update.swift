@@ -10,12 +10,26 @@ extension Scan {
         /// Guidance for the document or face in front of the camera.
         case extractionState(ExtractionState)
         case flash(FlashState)
-        /// One image of a multi-image part was taken; show the next position.
-        case nextPosition
+        /// One image of a multi-image part was taken; show the next position. A document's
+        /// pages say how many are taken and how many the part takes at most (nil otherwise).
+        case nextPosition(ImageCount?)
         /// The camera became available or unavailable.
         case cameraAvailable(Bool)
         /// A legal notice the country requires before scanning (seed 002 "legal advice").
         case legalHint(String)
+    }
+
+    /// How far a part that takes several images (a paper document's pages) got.
+    public struct ImageCount: Hashable, Sendable, Codable {
+        /// Images taken so far, 1 after the first.
+        public var taken: Int
+        /// The most the part takes: the part ends by itself when `taken` reaches it.
+        public var maximum: Int
+
+        public init(taken: Int, maximum: Int) {
+            self.taken = taken
+            self.maximum = maximum
+        }
     }
 
     /// Why a part switched to its fallback mode.

@@ -74,6 +74,9 @@ struct ScanPart: Sendable {
     private var handoff: DigitalHandoff?
     private var state: State
     private let maxAttempts: Int
+    /// The most images of a part that takes several, one by one until the person says the
+    /// last was taken (a paper document's pages); nil: the capture says which is the last.
+    private let maxImages: Int?
 
     /// Sides scanned in one part: a multipart scans front, then back.
     private var sides: [Credential.Part] {
@@ -86,20 +89,22 @@ struct ScanPart: Sendable {
         mode: Scan.Mode,
         chipAccessKeys: [ChipAccessKey] = [],
         handoff: DigitalHandoff? = nil,
+        maxImages: Int? = nil,
         maxAttempts: Int
     ) -> (ScanPart, [Controller.Action]) {
-        var scan = ScanPart(part: part, mode: mode, state: .starting(side: 0), maxAttempts: maxAttempts)
+        var scan = ScanPart(part: part, mode: mode, state: .starting(side: 0), maxAttempts: maxAttempts, maxImages: maxImages)
         scan.chipAccessKeys = chipAccessKeys
         scan.handoff = handoff
         let actions = scan.beginCapture()
         return (scan, actions)
     }
 
-    private init(part: Credential.Part, mode: Scan.Mode, state: State, maxAttempts: Int) {
+    private init(part: Credential.Part, mode: Scan.Mode, state: State, maxAttempts: Int, maxImages: Int?) {
         self.part = part
         self.mode = mode
         self.state = state
         self.maxAttempts = maxAttempts
+        self.maxImages = maxImages.map { max(1, $0) }
     }
 
     var phase: Phase {
@@ -208,14 +213,36 @@ struct ScanPart: Sendable {
         // A frame in flight when detection paused or the step changed is not a misuse: drop it.
         guard case .scanning(let side, paused: false) = state else { return [] }
         images.append(image)
+        if let maxImages {
+            // A page at a time: the capture never knows which is the last; the person (or the maximum) does.
+            guard images.count >= maxImages else {
+                return [.display(.update(.nextPosition(Scan.ImageCount(taken: images.count, maximum: maxImages))))]
+            }
+            return allImagesTaken()
+        }
         if !isLastOfSide {
-            return [.display(.update(.nextPosition))]
+            return [.display(.update(.nextPosition(nil)))]
         }
         if side + 1 < sides.count {
             frontImageCount = images.count
             state = .scanning(side: side + 1, paused: false)
             return [.display(.step(.nextPart(sides[side + 1])))]
         }
+        return allImagesTaken()
+    }
+
+    /// The person says the last page was taken (`lastPage`); only a part that takes its
+    /// images one by one, and only once it has one.
+    mutating func lastPage() -> [Controller.Action] {
+        guard maxImages != nil, !images.isEmpty else { return [.display(.logicalError(.scanPartNotCompleted))] }
+        switch state {
+        case .scanning: return allImagesTaken()
+        default: return [.display(.logicalError(.scanPartNotCompleted))]
+        }
+    }
+
+    /// Every image of the part is there: `imageTaken` (once a part), upload, processing.
+    private mutating func allImagesTaken() -> [Controller.Action] {
         chipAccessKeys = []
         for key in images.flatMap(\.chipAccessKeys) where !chipAccessKeys.contains(key) { chipAccessKeys.append(key) }
         state = .processing

@@ -27,6 +27,9 @@ extension Configuration {
         /// as a QR code and waits for the backend to hear the provider's outcome. No face:
         /// the provider authenticates the person itself.
         case digitalIdentity = "digital-identity"
+        /// A paper document (a utility bill, a bank statement) taken page by page with the
+        /// camera: the backend's DOCUMENT credential, each page uploaded as `PAGE_<n>`.
+        case document
     }
 
     public struct JourneySection: Hashable, Sendable {
@@ -53,6 +56,8 @@ extension Configuration {
         public var callbackURL = ""
         /// How the integrator's reports group this station's journeys; empty: none.
         public var reportingCriteria = ""
+        /// The most pages of a paper document; the person ends it earlier with "that was the last page".
+        public var maxPages = 10
     }
 
     public struct BackendSection: Hashable, Sendable {
@@ -129,7 +134,7 @@ extension Configuration {
                 node, at: "journey",
                 allowed: [
                     "start", "workflow", "countries", "inactivity-s", "inactivity-grace-s", "result-s", "decision-wait-s", "tries", "reference-prefix",
-                    "callback-url", "reporting-criteria",
+                    "callback-url", "reporting-criteria", "max-pages",
                 ])
             if let start = journey["start"] {
                 config.journey.start = try r.list(start, at: "journey.start", StartTrigger.allCases.map(\.rawValue)).compactMap(StartTrigger.init(rawValue:))
@@ -181,6 +186,7 @@ extension Configuration {
                     $0.isEmpty || JourneyReferences.isCallbackURL($0)
                 }
             }
+            if let v = journey["max-pages"] { config.journey.maxPages = try r.integer(v, at: "journey.max-pages", in: 1...50) }
         }
         if let node = top["backend"] {
             let backend = try r.mapping(

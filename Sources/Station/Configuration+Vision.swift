@@ -56,6 +56,10 @@ extension Configuration {
         public var maximumCornerMotionPermille = 15
         /// The least sharpness of the document's corrected region.
         public var minimumSharpness = 60
+        /// A page of print (a paper document): the least sharpness in its weakest direction,
+        /// and the least balance of the weakest over the strongest direction, in percent.
+        public var minimumPageSharpness = 4
+        public var minimumPageSharpnessBalancePercent = 35
         /// Frames in a row the document must be ready for before it is taken.
         public var readyFrames = 3
         /// Seconds a page with an MRZ may lie ready before it is taken without a key read
@@ -108,6 +112,8 @@ extension Configuration {
             ("still-frames", \.stillFrames, 1...30),
             ("max-corner-motion-permille", \.maximumCornerMotionPermille, 1...200),
             ("min-sharpness", \.minimumSharpness, 0...100_000),
+            ("min-page-sharpness", \.minimumPageSharpness, 0...100_000),
+            ("min-page-sharpness-balance-percent", \.minimumPageSharpnessBalancePercent, 0...100),
             ("ready-frames", \.readyFrames, 1...30),
             ("mrz-timeout", \.mrzTimeoutSeconds, 1...60),
             ("barcode-timeout", \.barcodeTimeoutSeconds, 2...120),
@@ -130,6 +136,8 @@ extension Configuration.DocumentVisionSection {
         settings.documentGuidance.stillFrames = stillFrames
         settings.documentGuidance.maximumCornerMotion = Double(maximumCornerMotionPermille) / 1000
         settings.documentGuidance.minimumSharpness = Double(minimumSharpness)
+        settings.documentGuidance.minimumPageSharpness = Double(minimumPageSharpness)
+        settings.documentGuidance.minimumPageSharpnessBalance = Double(minimumPageSharpnessBalancePercent) / 100
         settings.documentReadyFrames = readyFrames
         settings.mrzTimeout = .seconds(mrzTimeoutSeconds)
         settings.barcodeTimeout = .seconds(barcodeTimeoutSeconds)

@@ -66,6 +66,8 @@ struct Serve: AsyncParsableCommand {
     var encryptionKey: String?
     @Option(help: "Mean luma (0-255) below which an image is too dark.") var minLuma = ImageQualityThresholds().minimumMeanLuma
     @Option(help: "Mean luma (0-255) above which an image is too bright.") var maxLuma = ImageQualityThresholds().maximumMeanLuma
+    @Option(help: "Mean luma (0-255) above which a page of a paper document (PAGE_n) is too bright.")
+    var maxPageLuma = ImageQualityThresholds().maximumPageMeanLuma
     @Option(help: "Laplacian variance below which an image is blurred.") var minSharpness = ImageQualityThresholds().minimumSharpness
     @Option(help: "Directory of CSCA certificates (.pem .crt .cer .der, .crl, ICAO .ml) for server-side passive authentication; none: NOT_EXECUTED.")
     var csca: String?
@@ -95,6 +97,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...255).contains(minLuma), (0...255).contains(maxLuma), minLuma < maxLuma else {
             throw ValidationError("--min-luma and --max-luma must be 0...255, the minimum below the maximum")
         }
+        guard (0...255).contains(maxPageLuma), minLuma < maxPageLuma else { throw ValidationError("--max-page-luma must be 0...255, above --min-luma") }
         guard minSharpness >= 0 else { throw ValidationError("--min-sharpness must not be negative") }
         guard ConsentOffer(rawValue: consent) != nil else { throw ValidationError("--consent must be passive, active, both or none") }
         guard DataCenter(rawValue: dataCenter) != nil else { throw ValidationError("--data-center must be US, EU or SG") }
@@ -121,7 +124,8 @@ struct Serve: AsyncParsableCommand {
         configuration.consent = ConsentOffer(rawValue: consent) ?? .passive
         configuration.dataCenter = DataCenter(rawValue: dataCenter) ?? .EU
         configuration.countries = offeredCountries
-        configuration.imageQuality = ImageQualityThresholds(minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, minimumSharpness: minSharpness)
+        configuration.imageQuality = ImageQualityThresholds(
+            minimumMeanLuma: minLuma, maximumMeanLuma: maxLuma, maximumPageMeanLuma: maxPageLuma, minimumSharpness: minSharpness)
         if let encryptionKey {
             configuration.encryption = try EncryptionKeyring(pem: try String(contentsOfFile: encryptionKey, encoding: .utf8))
         }

@@ -64,6 +64,16 @@ import Testing
                                                    headers: [auth[0], ("Content-Type", type), session, ("Idempotency-Key", "spec-test-\(index)")], body: body)
                 collected.append(("PartResponse", answer.body))
             }
+            // A paper document's page: a DOCUMENT credential announcing PAGE_1, and its answer.
+            let paperAnswer = try await backend.raw(.POST, "/api/v1/accounts", headers: auth, body: try JSONEncoder().encode(DocumentPagesTests.documentAccount()))
+            collected.append(("AccountResponse", paperAnswer.body))
+            let paperAccount = try JSONDecoder().decode(AccountResponse.self, from: paperAnswer.body)
+            let paper = try paperAccount.credential(.DOCUMENT)
+            let pageAnswer = try await backend.raw(
+                .POST, "/api/v1/accounts/\(paperAccount.account.id)/workflow-executions/\(paperAccount.workflowExecution.id)/credentials/\(paper.id)/parts/PAGE_1",
+                headers: [auth[0], ("Content-Type", "image/jpeg"), ("X-Session-Token", paperAccount.sdk.token), ("Idempotency-Key", "spec-test-page")],
+                body: Fixtures.jpeg(width: 1470, height: 2079))
+            collected.append(("PartResponse", pageAnswer.body))
             collected.append(("StatusResponse", try await backend.raw(.GET, "\(base)/status", headers: [auth[0]]).body))
             collected.append(("WorkflowExecutionDetails", try await backend.raw(.GET, base, headers: [auth[0]]).body))
             collected.append(("StatusResponse", try await backend.raw(.PUT, base, headers: [auth[0], session]).body))
@@ -86,6 +96,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try Self.validate(answers: file.path)
         #expect(result.status == 0, "\(result.output)")
-        #expect(answers.count == 15)
+        #expect(answers.count == 17)
     }
 }

@@ -74,6 +74,33 @@ import Imaging
         return nil
     }
 
+    /// A paper document: page after page, each without an MRZ to wait for, no flash pair,
+    /// as pages (the finder is asked for pages, the shot does not end the side); the same page
+    /// left lying is not taken again, the next one is once the first was lifted or another shows.
+    @Test func aPaperDocumentsPagesAreTakenOneAfterTheOther() throws {
+        var capture = document(part: .document)
+        #expect(capture.classes == DocumentClass.pages)
+        #expect(!capture.endsSide)
+        let page1 = Self.frame(Self.seen(documentClass: .a4), thumbnail: 60)
+        let first = try #require(firstShot(&capture, from: .zero, measure: page1))
+        #expect(first.shot.side == .document)
+        #expect(!first.shot.flashPair)
+        #expect(first.shot.chipAccessKeys.isEmpty)
+        #expect(first.shot.document?.expectsMRZ == false)
+        #expect(first.shot.document?.classes == DocumentClass.pages)
+        capture.taken(at: first.at)
+        // The same page lies on: never taken again.
+        #expect(firstShot(&capture, from: first.at + .seconds(2), measure: page1, limit: 60) == nil)
+        // Another page shows (its picture differs): taken.
+        let page2 = Self.frame(Self.seen(documentClass: .a4), thumbnail: 160)
+        let second = try #require(firstShot(&capture, from: first.at + .seconds(9), measure: page2))
+        capture.taken(at: second.at)
+        // Page 2 is lifted (an empty platen), then laid again: a page after a lift is taken
+        // even when it looks like the last (two pages of one bill may).
+        #expect(firstShot(&capture, from: second.at + .seconds(2), measure: Self.nothing, limit: 5) == nil)
+        #expect(firstShot(&capture, from: second.at + .seconds(3), measure: page2) != nil)
+    }
+
     /// A passport page (TD3 shape) carries its MRZ: it is taken once two frames agreed on
     /// it, with the key and the lines, and with the flash pair of the front.
     @Test func aPassportPageIsTakenWithTheKeyTwoFramesAgreedOn() throws {
@@ -314,7 +341,21 @@ import Imaging
     func reason(
         _ observation: DocumentObservation? = nil, _ quality: DocumentQuality? = quality(), expectsMRZ: Bool = true, mrzSeen: Bool = true
     ) -> RejectReason? {
-        DocumentUsability.rejectReason(observation: observation, quality: quality, expectsMRZ: expectsMRZ, mrzSeen: mrzSeen, minimumSharpness: 60)
+        DocumentUsability.rejectReason(observation: observation, quality: quality, expectsMRZ: expectsMRZ, mrzSeen: mrzSeen, sharpness: .init())
+    }
+
+    /// A page of print is judged by its sharpness in every direction, not by its Laplacian:
+    /// a sparse page in dim light is sharp with a low one; a page that moved is blurred
+    /// along one direction only.
+    @Test func aPageIsJudgedByItsSharpnessInEveryDirection() {
+        func page(laplacian: Double, least: Double, balance: Double) -> RejectReason? {
+            let quality = DocumentQuality(
+                sharpness: laplacian, glare: 0, glareOverMRZ: 0, glareOverPhoto: 0, directional: DirectionalSharpness(least: least, balance: balance))
+            return DocumentUsability.rejectReason(observation: nil, quality: quality, expectsMRZ: false, mrzSeen: false, sharpness: .init(), page: true)
+        }
+        #expect(page(laplacian: 35, least: 7, balance: 0.45) == nil)
+        #expect(page(laplacian: 150, least: 12, balance: 0.15) == .blurry)
+        #expect(page(laplacian: 4, least: 1, balance: 0.4) == .blurry)
     }
 
     @Test func eachProblemHasItsReasonAndAGoodImageNone() {

@@ -60,7 +60,7 @@ import Testing
             .userConsented(itemID: "p", decision: true), .startCredential(id: "id-1"),
             .setConfiguration(country: "AUT", document: Document(.passport)), .setAcquireMode(.camera),
             .setDigitalConfiguration(country: "DNK", digitalDocument: DigitalDocument(id: "mitid", title: "MitID")),
-            .startScanPart(.front), .takeImage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
+            .startScanPart(.front), .takeImage, .lastPage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
             .handoffConfirmed, .finishScanPart, .finishCredential, .finish, .cancel, .retryAfterError, .userIsPresent,
             .enterChipKey(.can("123456")), .enterChipKey(.mrz(documentNumber: "L898902C3", dateOfBirth: "740812", dateOfExpiry: "120415")),
         ]

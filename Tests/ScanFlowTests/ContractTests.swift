@@ -29,7 +29,7 @@ import Testing
             .extractionState(.moveCloser), .extractionState(.holdStraight), .extractionState(.holdStill),
             .extractionState(.tilt(current: -4, target: 0)), .extractionState(.centerFace),
             .extractionState(.levelEyesAndDevice), .extractionState(.tiltFace(.up)), .flash(.on), .flash(.off),
-            .nextPosition, .cameraAvailable(false), .legalHint("Scans are kept for 30 days"),
+            .nextPosition(nil), .nextPosition(Scan.ImageCount(taken: 2, maximum: 10)), .cameraAvailable(false), .legalHint("Scans are kept for 30 days"),
         ]
         for update in updates { h.send { $0.scanUpdate(update) } }
         h.send { $0.imageCaptured(Fixtures.image(.front)) }
@@ -57,7 +57,7 @@ import Testing
         .userConsented(itemID: "privacy", decision: true), .startCredential(id: "id-1"),
         .setConfiguration(country: "AUT", document: Document(.identityCard, .paper)), .setAcquireMode(.file),
         .setDigitalConfiguration(country: "DNK", digitalDocument: Fixtures.mitID), .handoffConfirmed,
-        .startScanPart(.multipart), .takeImage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
+        .startScanPart(.multipart), .takeImage, .lastPage, .confirm, .retake, .switchToFallback, .pauseScan, .retryScan,
         .finishScanPart, .finishCredential, .finish, .cancel, .retryAfterError, .userIsPresent,
     ]
 
@@ -71,6 +71,8 @@ import Testing
         #"{"version": 3, "type": "step", "step": {"name": "prepare", "part": "front", "image": "/9j/4AAQ"}}"#,
         #"{"version": 3, "type": "startScanPart", "part": "spine"}"#,
         #"{"version": 2, "type": "confirm"}"#,
+        #"{"version": 3, "type": "update", "update": {"name": "nextPosition", "taken": 1}}"#,
+        #"{"version": 3, "type": "lastPage", "page": 2}"#,
         #"{"version": 3, "type": "finished", "result": {"isSuccess": true, "verification": true, "credentials": [{"id": "f", "category": "face", "parts": {}, "chipRead": false, "face": {"passed": true, "liveness": "probably"}}]}}"#,
     ]
 

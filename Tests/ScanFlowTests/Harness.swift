@@ -55,6 +55,18 @@ struct Harness {
         return fired
     }
 
+    /// The backend accepts the open part; the person confirms it and finishes the part, its
+    /// credential and the journey, which is finalised. Returns the journey's result.
+    @discardableResult
+    mutating func acceptAndFinishJourney() -> JourneyResult? {
+        send { $0.partProcessed(.accepted) }
+        send { $0.confirm() }
+        send { $0.finishScanPart() }
+        send { $0.finishCredential() }
+        send { $0.finish() }
+        return send { $0.finalized() }.result
+    }
+
     /// Opens the face credential, captures a face the backend accepts and finishes both.
     mutating func scanAcceptedFace() {
         send { $0.startCredential(id: Fixtures.faceCredential.id) }

@@ -12,7 +12,7 @@ enum RandomEvent {
     case handoffConfirmed, thirdPartySessionOpened
     case thirdPartyFinished(Controller.ThirdPartyOutcome)
     case startScanPart(Credential.Part)
-    case takeImage, confirm, retake, switchToFallback, pauseScan, retryScan
+    case takeImage, lastPage, confirm, retake, switchToFallback, pauseScan, retryScan
     case finishScanPart, finishCredential, finish, cancel, retryAfterError, userIsPresent
     case cameraStarted
     case deviceLost(Controller.Device), deviceRestored(Controller.Device)
@@ -56,7 +56,7 @@ enum RandomEvent {
         case 5: return .setConfiguration(pick(["AUT", "DEU", "USA"]), pick([Document(.passport), Document(.identityCard), Document(.identityCard, .paper), Document(.visa)]))
         case 6: return .setAcquireMode(pick(Credential.AcquireMode.allCases))
         case 7, 8: return .startScanPart(pick(Credential.Part.allCases))
-        case 9: return pick([.takeImage, .confirm, .retake])
+        case 9: return pick([.takeImage, .lastPage, .confirm, .retake])
         case 10: return pick([.switchToFallback, .pauseScan, .retryScan])
         case 11, 12: return pick([.finishScanPart, .finishCredential, .finish])
         case 13: return Int.random(in: 0..<6, using: &rng) == 0 ? .cancel : .userIsPresent
@@ -101,6 +101,7 @@ enum RandomEvent {
         case .thirdPartyFinished(let outcome): h.send { $0.thirdPartyFinished(outcome) }
         case .startScanPart(let part): h.send { $0.startScanPart(part) }
         case .takeImage: h.send { $0.takeImage() }
+        case .lastPage: h.send { $0.lastPage() }
         case .confirm: h.send { $0.confirm() }
         case .retake: h.send { $0.retake() }
         case .switchToFallback: h.send { $0.switchToFallback() }

@@ -185,7 +185,7 @@ struct DefaultUIEndToEndIntegrationTests {
     @Test func aPersonShowsAnIdentityCardFrontThenBackAndItsChipOpensWithTheBacksKey() async throws {
         var options = DemoStack.Options()
         options.workflow = "id-card-chip-face"
-        options.document = "demo-idcard"
+        options.document = "sequences/demo-idcard"
         options.resultSeconds = 120
         try await withStation(options, failure: "idcard-failure") { stack, browser in
             try await startAndConsent(browser)

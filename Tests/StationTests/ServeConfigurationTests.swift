@@ -152,6 +152,8 @@ import Vision
                 still-frames: 4
                 max-corner-motion-permille: 10
                 min-sharpness: 90
+                min-page-sharpness: 6
+                min-page-sharpness-balance-percent: 40
                 ready-frames: 2
                 mrz-timeout: 9
             """)
@@ -168,6 +170,8 @@ import Vision
         #expect(settings.documentGuidance.stillFrames == 4)
         #expect(settings.documentGuidance.maximumCornerMotion == 0.01)
         #expect(settings.documentGuidance.minimumSharpness == 90)
+        #expect(settings.documentGuidance.minimumPageSharpness == 6)
+        #expect(settings.documentGuidance.minimumPageSharpnessBalance == 0.4)
         #expect(settings.documentReadyFrames == 2)
         #expect(settings.mrzTimeout == .seconds(9))
         // The defaults are Vision's own.

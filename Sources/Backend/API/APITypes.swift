@@ -242,9 +242,11 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
         case "FRONT", "BACK", "FACE", "FRONT_WITH_FLASH", "FRONT_FULL_FRAME", "BACK_FULL_FRAME", "NFC", "MRZ", "BARCODE", "LIVENESS":
             self.rawValue = rawValue
         default:
-            guard rawValue.hasPrefix("LIVENESS_") else { return nil }
-            let digits = rawValue.dropFirst("LIVENESS_".count)
+            // LIVENESS_0...LIVENESS_99; PAGE_1...PAGE_99 (a paper document's pages, no leading zero).
+            guard let prefix = ["LIVENESS_", "PAGE_"].first(where: rawValue.hasPrefix) else { return nil }
+            let digits = rawValue.dropFirst(prefix.count)
             guard (1...2).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+            if prefix == "PAGE_", digits.first == "0" { return nil }
             self.rawValue = rawValue
         }
     }
@@ -266,6 +268,12 @@ public struct PartClassifier: RawRepresentable, Codable, Hashable, Sendable, Cus
     public static let livenessRecord = PartClassifier(rawValue: "LIVENESS")!
     /// A liveness frame, 0...99.
     public static func liveness(_ index: Int) -> PartClassifier? { PartClassifier(rawValue: "LIVENESS_\(index)") }
+
+    /// A page of a paper document (a DOCUMENT credential), 1...99.
+    public static func page(_ number: Int) -> PartClassifier? { PartClassifier(rawValue: "PAGE_\(number)") }
+
+    /// The page number of a `PAGE_<n>` classifier.
+    public var pageNumber: Int? { rawValue.hasPrefix("PAGE_") ? Int(rawValue.dropFirst("PAGE_".count)) : nil }
 
     /// Whether the body is a JPEG image (otherwise JSON).
     public var isImage: Bool { self != .nfc && self != .mrz && self != .barcode && self != .livenessRecord }

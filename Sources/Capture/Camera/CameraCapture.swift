@@ -197,7 +197,7 @@ public struct CameraCapture: CaptureDevice {
             let barcodes = CardBarcodeReader()
             await run(&document, source: source, request: request, report: report) { processor, frame, decisions in
                 try processor.measureDocument(
-                    frame, finder: finder, reader: reader, guidance: guidance, wantsMRZ: decisions.wantsMRZ,
+                    frame, finder: finder, reader: reader, guidance: guidance, classes: decisions.classes, wantsMRZ: decisions.wantsMRZ,
                     barcodeReader: decisions.wantsBarcode ? barcodes : nil)
             }
         }
@@ -280,7 +280,7 @@ public struct CameraCapture: CaptureDevice {
                     report(
                         .image(
                             CapturedImage(bytes: jpeg, side: shot.side, chipAccessKeys: shot.chipAccessKeys, rejectReason: rejectReason),
-                            isLastOfSide: true))
+                            isLastOfSide: decisions.endsSide))
                     decisions.taken(at: stopwatch.elapsed)
                 } catch {
                     logger.warning("frame could not be encoded", metadata: ["error": "\(error)"])
@@ -303,7 +303,7 @@ public struct CameraCapture: CaptureDevice {
         guard let info = shot.document, let finder = try? documentFinder.get() else { return nil }
         var observation: DocumentObservation?
         if shot.region == nil {
-            guard let seen = try? processor.observeDocument(frame, finder: finder, learning: false) else { return nil }
+            guard let seen = try? processor.observeDocument(frame, finder: finder, learning: false, classes: info.classes) else { return nil }
             observation = seen
             if let document = seen.document, document.whole {
                 shot.region = DocumentRegion(quadrilateral: document.quadrilateral, documentClass: document.documentClass)
@@ -312,6 +312,6 @@ public struct CameraCapture: CaptureDevice {
         let quality = shot.region.flatMap { try? processor.quality(frame, region: $0) }
         return DocumentUsability.rejectReason(
             observation: observation, quality: quality, expectsMRZ: info.expectsMRZ ?? false, mrzSeen: info.mrzSeen,
-            minimumSharpness: settings.documentGuidance.minimumSharpness)
+            sharpness: settings.documentGuidance, page: shot.region?.documentClass.isPage ?? (info.classes == DocumentClass.pages))
     }
 }

@@ -14,6 +14,12 @@ protocol FrameDecisions {
     mutating func taken(at now: Duration)
     /// The shot could not be taken.
     mutating func notTaken()
+    /// Whether an image taken ends its side (`isLastOfSide`); a paper document's pages do not.
+    var endsSide: Bool { get }
+}
+
+extension FrameDecisions {
+    var endsSide: Bool { true }
 }
 
 /// What to do with a frame.
@@ -54,4 +60,6 @@ struct DocumentShot: Hashable, Sendable {
     var expectsMRZ: Bool?
     /// Whether an MRZ was seen in the frames before it.
     var mrzSeen = false
+    /// The shapes that count as the document (pages of print for a paper document).
+    var classes: Set<DocumentClass> = DocumentClass.identity
 }

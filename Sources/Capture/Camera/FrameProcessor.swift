@@ -31,19 +31,22 @@ struct FrameProcessor {
 
     /// What the frame shows of a document.
     /// - Parameter learning: whether the frame may teach the finder the empty platen.
-    mutating func observeDocument(_ frame: Frame, finder: DocumentFinder, learning: Bool = true) throws -> DocumentObservation {
+    /// - Parameter classes: the shapes that count as the document (ID documents, or pages).
+    mutating func observeDocument(
+        _ frame: Frame, finder: DocumentFinder, learning: Bool = true, classes: Set<DocumentClass> = DocumentClass.identity
+    ) throws -> DocumentObservation {
         try PixelConversion.luma(of: frame, into: &luma, codec: codec)
-        return try finder.observe(luma, learning: learning, measureQuality: learning)
+        return try finder.observe(luma, learning: learning, measureQuality: learning, classes: classes)
     }
 
     /// The document in the frame, its thumbnail, and (when `wantsMRZ` says so for its
     /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop;
     /// with a `barcodeReader`, the PDF417 of a card found (whole or not, at any tilt: the crop flattens it).
     mutating func measureDocument(
-        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings, wantsMRZ: (DocumentClass) -> Bool,
-        barcodeReader: CardBarcodeReader? = nil
+        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings,
+        classes: Set<DocumentClass> = DocumentClass.identity, wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader? = nil
     ) throws -> DocumentFrame {
-        let observation = try observeDocument(frame, finder: finder)
+        let observation = try observeDocument(frame, finder: finder, classes: classes)
         var measured = DocumentFrame(observation: observation)
         overlay = observation.document.map { document in
             PreviewOverlay(

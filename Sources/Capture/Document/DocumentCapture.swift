@@ -27,6 +27,8 @@ struct DocumentCapture: FrameDecisions {
         // Resuming at a card's back (after Z): the front is already taken.
         imagesTaken = request.part == .multipart ? min(max(request.firstSide, 0), 1) : 0
         cycle.gate.side = Self.side(of: part, index: imagesTaken)
+        // A paper document's pages carry no MRZ and are told apart from each other.
+        if part == .document { cycle.gate.side = .document }
     }
 
     /// The side the next image shows: front then back for a two-sided part.
@@ -66,7 +68,15 @@ struct DocumentCapture: FrameDecisions {
         cycle.taken(at: now)
         cycle.gate.side = Self.side(of: part, index: imagesTaken)
         if imagesTaken == 1 { cycle.gate.frontThumbnail = thumbnail }
+        if part == .document { cycle.gate.previousPage = thumbnail }
     }
+
+    /// The shapes that count as the document: pages of print for a paper document's part.
+    var classes: Set<DocumentClass> { part == .document ? DocumentClass.pages : DocumentClass.identity }
+
+    /// Whether an image taken ends its side: a paper document takes pages until the person
+    /// says the last was taken (ScanFlow counts them), every other side one image.
+    var endsSide: Bool { part != .document }
 
     mutating func notTaken() { cycle.notTaken() }
 
@@ -85,7 +95,8 @@ struct DocumentCapture: FrameDecisions {
                 Shot(
                     side: side, chipAccessKeys: consensus.keys, flashPair: side == .front && useFlash,
                     mrz: consensus.accepted.first?.lines, byShutter: byShutter, region: region, barcode: byShutter ? nil : gate.barcode,
-                    document: DocumentShot(expectsMRZ: byShutter ? nil : gate.expectsMRZ(region?.documentClass), mrzSeen: gate.sawMRZ)))
+                    document: DocumentShot(
+                        expectsMRZ: byShutter ? nil : gate.expectsMRZ(region?.documentClass), mrzSeen: gate.sawMRZ, classes: classes)))
         }
     }
 }

@@ -14,7 +14,8 @@ struct DocumentRegion: Hashable, Sendable {
 ///
 /// The side with the MRZ is a passport's data page (TD2/TD3 shape) and a card's back. The
 /// back is taken only once the card was really turned: an MRZ was seen on it, or its face
-/// differs from the front's.
+/// differs from the front's. A paper document's next page is taken only once the page
+/// before was lifted (a frame without a page) or the page shown differs from it.
 ///
 /// In `barcode` mode a card's back carries a PDF417 instead of an MRZ: it is taken only once
 /// the barcode decoded to an AAMVA record with the document's fields (the record goes with
@@ -45,6 +46,10 @@ struct DocumentGate: ShotGate {
     var side: Credential.Part = .front
     /// The thumbnail of the front taken, to see that the card was turned.
     var frontThumbnail: [UInt8]?
+    /// The thumbnail of the paper document's page taken last, to see that the next is another.
+    var previousPage: [UInt8]?
+    /// Whether a frame showed no page since the last page was taken (it was lifted).
+    private var pageLifted = false
     private var guidance: DocumentGuidance
     private var readyFrames = 0
     private var firstReady: Duration?
@@ -72,7 +77,8 @@ struct DocumentGate: ShotGate {
 
     /// Whether this side is expected to carry the MRZ, for a document of `documentClass`.
     func expectsMRZ(_ documentClass: DocumentClass?) -> Bool {
-        settings.readsMRZ && !wantsBarcode && (side == .back || (documentClass != nil && documentClass != .td1))
+        guard settings.readsMRZ, !wantsBarcode, side != .document else { return false }
+        return side == .back || (documentClass.map { $0.hasMRZ && $0 != .td1 } ?? false)
     }
 
     mutating func judge(_ frame: DocumentFrame) -> ShotVerdict {
@@ -94,6 +100,7 @@ struct DocumentGate: ShotGate {
             }
         }
         let observation = frame.observation
+        if observation.document == nil { pageLifted = true }
         let state = guidance.observe(observation)
         if state == .ready, let document = observation.document, turned(frame) {
             readyFrames += 1
@@ -117,6 +124,11 @@ struct DocumentGate: ShotGate {
     /// Whether the face shown is the side wanted: anything for the front; for the back, an
     /// MRZ seen on it or a face other than the front's.
     private func turned(_ frame: DocumentFrame) -> Bool {
+        if side == .document {
+            guard let previousPage, !pageLifted else { return true }
+            guard let thumbnail = frame.thumbnail else { return false }
+            return DocumentFrame.difference(previousPage, thumbnail) >= settings.turnedDifference
+        }
         guard side == .back, let front = frontThumbnail else { return true }
         if sawMRZ || barcode != nil { return true }
         guard let thumbnail = frame.thumbnail else { return false }
@@ -128,6 +140,7 @@ struct DocumentGate: ShotGate {
         readyFrames = 0
         firstReady = nil
         sawMRZ = false
+        pageLifted = false
         lastUpdate = nil
         region = nil
         thumbnail = nil

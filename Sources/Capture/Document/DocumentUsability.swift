@@ -14,15 +14,18 @@ enum DocumentUsability {
     ///   - quality: the region's sharpness and glare in the image kept.
     ///   - expectsMRZ: whether this side carries an MRZ (a passport page, a card's back).
     ///   - mrzSeen: whether the frames before it showed one.
+    ///   - sharpness: the guidance's sharpness thresholds (an ID document's, a page's).
+    ///   - page: whether the image is a page of print (judged by its directional sharpness).
     static func rejectReason(
-        observation: DocumentObservation?, quality: DocumentQuality?, expectsMRZ: Bool, mrzSeen: Bool, minimumSharpness: Double
+        observation: DocumentObservation?, quality: DocumentQuality?, expectsMRZ: Bool, mrzSeen: Bool, sharpness: DocumentGuidance.Settings,
+        page: Bool = false
     ) -> RejectReason? {
         if let observation {
             guard let document = observation.document else { return .noDocument }
             if !document.whole { return .missingPartDocument }
         }
         if let quality {
-            if quality.sharpness < minimumSharpness { return .blurry }
+            if !DocumentGuidance.isSharp(quality, page: page, settings: sharpness) { return .blurry }
             if max(quality.glareOverMRZ, quality.glareOverPhoto) > maximumGlare { return .glare }
         }
         if expectsMRZ && !mrzSeen { return .notReadable }

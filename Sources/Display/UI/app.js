@@ -479,7 +479,14 @@
   function showSelection(info) {
     const credential = app.journey.credential;
     if (info.category === "document") {
-      const modes = info.acquireModes.length ? info.acquireModes : ["camera"];
+      // A kiosk has no files of the person's to attach: it takes paper with its camera only.
+      const modes = (info.acquireModes.length ? info.acquireModes : ["camera"]).filter((mode) => mode !== "file");
+      if (!modes.length) {
+        show("fileNotPossible", () => h("section", { class: "centered" },
+          h("h1", {}, t("document.fileNotPossibleTitle")),
+          h("p", { class: "lead" }, t("document.fileNotPossible"))));
+        return;
+      }
       if (modes.length === 1) {
         auto("setAcquireMode", { acquireMode: modes[0] });
         return;
@@ -657,7 +664,9 @@
     }
     const face = journey.part === "face";
     const manual = journey.mode === "manual" || journey.mode === "faceManual";
-    show("scan", () => h("section", { class: "scan" + (face ? " face" : " document"), "data-part": journey.part, "data-mode": journey.mode },
+    // A paper document is taken page by page: the count, and "that was the last page".
+    const pages = journey.part === "document" && journey.mode !== "file";
+    show("scan", () => h("section", { class: "scan" + (face ? " face" : " document") + (pages ? " pages" : ""), "data-part": journey.part, "data-mode": journey.mode },
       h("h1", { class: "instruction", id: "instruction" }),
       h("p", { class: "legal", id: "legal", hidden: true }),
       h("div", { class: "scan-body" },
@@ -669,10 +678,12 @@
           h("div", { class: "flash-notice", id: "flash", hidden: true }, t("flash.on"))),
         h("div", { class: "side" },
           h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
+          pages ? h("p", { class: "page-count", id: "page-count", "aria-live": "polite" }) : null,
           h("div", { id: "tilt-slot" }),
           h("div", { id: "notices" }),
           h("div", { class: "actions" },
             manual ? button("takeImage", t("scan.takeImage"), () => send("takeImage")) : null,
+            pages ? button("lastPage", t("scan.document.lastPage"), () => send("lastPage")) : null,
             button("help", t("scan.help"), openHelp, "secondary"))))));
     const key = journey.part + "/" + journey.mode;
     const rebuild = app.view;
@@ -689,13 +700,22 @@
     const journey = app.journey;
     const update = journey.update || {};
     const state = update.extractionState;
-    document.getElementById("instruction").textContent = scanInstruction();
+    const pages = update.pages;
+    document.getElementById("instruction").textContent = pages
+      ? t("scan.document.next", { page: pages.taken + 1 }) : scanInstruction();
+    const count = document.getElementById("page-count");
+    if (count) count.textContent = t("scan.document.count", { taken: pages ? pages.taken : 0, maximum: pages ? pages.maximum : "–" });
+    const lastPage = document.querySelector("button[data-action='lastPage']");
+    // Only once a page was taken: before that there is nothing to end.
+    if (lastPage) lastPage.hidden = !pages;
     const legal = document.getElementById("legal");
     legal.hidden = !update.legalHint;
     legal.textContent = update.legalHint || "";
     document.getElementById("flash").hidden = !update.flash;
     const prompt = document.getElementById("prompt");
-    prompt.textContent = update.nextPart ? t("scan.nextPart") : update.nextPosition ? t("scan.nextPosition") : promptText(state);
+    prompt.textContent = update.nextPart ? t("scan.nextPart")
+      : update.nextPosition ? (pages ? t("scan.document.taken", { page: pages.taken }) : t("scan.nextPosition"))
+      : promptText(state);
     prompt.dataset.state = state ? state.state : "";
     // The side the person is asked to show next (a card's back after `nextPart`).
     prompt.dataset.side = update.nextPart && journey.side ? journey.side : "";
@@ -767,6 +787,8 @@
         break;
       case "nextPosition":
         journey.update.nextPosition = true;
+        // A paper document's pages: how many are taken, and the most the part takes.
+        if (typeof update.taken === "number") journey.update.pages = { taken: update.taken, maximum: update.maximum };
         break;
       case "cameraAvailable":
         journey.update.cameraUnavailable = !update.available;

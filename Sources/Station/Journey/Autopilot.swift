@@ -5,8 +5,9 @@ import Synchronization
 
 /// A scripted person for `make demo-auto` and tests: it watches what the station shows and
 /// answers each screen as a person would (consents, picks the first country and document,
-/// confirms images, finishes parts and credentials), through the same commands a display
-/// sends. It wraps the real display, which shows everything as usual.
+/// confirms images, finishes parts and credentials, says "that was the last page" once its
+/// paper document's pages are taken), through the same commands a display sends. It wraps
+/// the real display, which shows everything as usual.
 public final class Autopilot: StationDisplay, Sendable {
     private struct State {
         var loop: StationLoop?
@@ -26,6 +27,8 @@ public final class Autopilot: StationDisplay, Sendable {
 
     let display: any StationDisplay
     let pause: Duration
+    /// How many pages the scripted person's paper document has.
+    let documentPages: Int
     let clock: any Clock<Duration>
     let logger: Logger
     private let state: Mutex<State>
@@ -49,12 +52,14 @@ public final class Autopilot: StationDisplay, Sendable {
     ///   - pause: how long it "reads" each screen before answering (so a viewer can follow).
     ///   - clock: where it waits while it "reads".
     ///   - references: at an Authentication station, the enrollment each journey names, in order.
+    ///   - documentPages: the pages of its paper document: it says the last was taken after these.
     public init(
         wrapping display: any StationDisplay, journeys: Int = 1, pause: Duration = .milliseconds(700), clock: any Clock<Duration> = ContinuousClock(),
-        references: [AuthenticationReference] = [], logger: Logger
+        references: [AuthenticationReference] = [], documentPages: Int = 2, logger: Logger
     ) {
         self.display = display
         self.pause = pause
+        self.documentPages = documentPages
         self.clock = clock
         self.logger = logger
         state = Mutex(State(journeysLeft: journeys, references: references))
@@ -157,6 +162,8 @@ public final class Autopilot: StationDisplay, Sendable {
             await send(.flow(.confirm))
         case .step(.rejectView), .step(.retry):
             await send(.flow(.retake))
+        case .update(.nextPosition(let pages?)) where pages.taken >= documentPages:
+            await send(.flow(.lastPage))
         case .step(.chipKeyView):
             // It knows no key to type: it goes on without the chip.
             await send(.flow(.switchToFallback))

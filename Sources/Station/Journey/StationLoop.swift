@@ -90,6 +90,7 @@ public actor StationLoop {
             // did not load (no liveness can run then).
             controller.livenessProviderVersion = LivenessEvidence.providerVersion
             controller.maxAttemptsPerPart = configuration.journey.tries
+            controller.maxDocumentPages = configuration.journey.maxPages
             self.init(
                 profile: WorkflowProfile(configuration), start: configuration.journey.start, controller: controller,
                 resultScreen: configuration.journey.resultScreen, decisionWait: configuration.journey.decisionWait)

@@ -646,7 +646,9 @@ struct StationMachine {
             }
             // The backend judges usable images again. Offline, parts wait in the outbox, so
             // the journey goes on either way.
-            return images.flatMap { enqueue(classifier: WorkflowProfile.classifier(for: $0.side), body: Data($0.bytes)) }
+            return images.enumerated().flatMap { index, image in
+                enqueue(classifier: WorkflowProfile.classifier(for: image.side, index: index), body: Data(image.bytes))
+            }
                 + [.answerLater(generation: generation, .partProcessed(.accepted))]
         case .uploadChipData:
             guard let chip = journey.chip else { return [] }

@@ -30,11 +30,11 @@ public struct WorkflowProfile: Hashable, Sendable {
         case .passportChipFace, .fastfill, .digitalIdentity: [.PASSPORT]
         case .idCardChipFace: [.ID_CARD]
         case .usDLBarcodeFace: [.DRIVING_LICENSE, .ID_CARD]
-        case .authentication: []
+        case .authentication, .document: []
         }
     }
 
-    var wantsFace: Bool { preset != .fastfill && preset != .digitalIdentity }
+    var wantsFace: Bool { preset != .fastfill && preset != .digitalIdentity && preset != .document }
 
     /// The countries offered: the configured ones; for the barcode journey by default the
     /// United States and Canada (whose cards carry the AAMVA PDF417).
@@ -58,6 +58,11 @@ public struct WorkflowProfile: Hashable, Sendable {
             case nil: break
             }
             return request
+        }
+        if preset == .document {
+            return AccountRequest(
+                customerInternalReference: reference, callbackUrl: callbackURL,
+                workflowDefinition: WorkflowDefinition(key: workflowKey, credentials: [CredentialFilter(category: .DOCUMENT)]))
         }
         var filters = [
             CredentialFilter(
@@ -100,7 +105,10 @@ public struct WorkflowProfile: Hashable, Sendable {
                     faceMode: .faceLiveness, chipReading: preset != .usDLBarcodeFace, extractionOnly: preset == .fastfill)
             case .FACEMAP:
                 return Credential.Info(id: credential.id, category: .face, faceMode: .faceLiveness)
-            case .DOCUMENT, .DATA:
+            case .DOCUMENT:
+                // A kiosk takes paper with its camera: it has no file to attach (no `file` mode).
+                return Credential.Info(id: credential.id, category: .document, acquireModes: [.camera], documentMode: .docFinder)
+            case .DATA:
                 return nil
             }
         }
@@ -130,13 +138,15 @@ public struct WorkflowProfile: Hashable, Sendable {
         }
     }
 
-    /// The upload classifier of a captured side.
-    static func classifier(for part: Credential.Part) -> PartClassifier {
+    /// The upload classifier of a captured side; `index` is the image's place in its part
+    /// (a paper document's page `index + 1` is `PAGE_<index + 1>`).
+    static func classifier(for part: Credential.Part, index: Int = 0) -> PartClassifier {
         switch part {
         case .back: .back
         case .face: .face
         case .nfc: .nfc
-        case .front, .document, .multipart, .digital: .front
+        case .document: PartClassifier.page(index + 1) ?? .front
+        case .front, .multipart, .digital: .front
         }
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 /// The camera looks at the station's own background, so the finder learns that background
 /// from frames of the empty station and then looks for what differs from it; until it has,
 /// it looks for closed edge outlines. A quadrilateral counts as a document when its blob
-/// fills it (a hand or a sleeve does not) and its true aspect ratio is an ICAO size's.
+/// fills it (a hand or a sleeve does not) and its true aspect ratio is the size's of one of
+/// the classes looked for: the ICAO sizes unless the caller looks for pages of print (A4,
+/// Letter), whose A4 shape is an ID-3's and would otherwise pass for a passport page.
 ///
 /// Learning, when `observe(_:learning:)` is asked to (docs/vision.md):
 /// - with no background yet, a frame starts it once `startFrames` frames in a row showed no
@@ -92,10 +94,13 @@ public final class DocumentFinder: Sendable {
     /// - Parameters:
     ///   - learning: whether the frame may teach the background (see the type's notes).
     ///   - measureQuality: whether to measure sharpness and glare on a whole document's region.
-    public func observe(_ image: LumaImage, learning: Bool = false, measureQuality: Bool = true) throws(VisionError) -> DocumentObservation {
+    ///   - classes: the shapes that count as a document (``DocumentClass/identity`` or ``DocumentClass/pages``).
+    public func observe(
+        _ image: LumaImage, learning: Bool = false, measureQuality: Bool = true, classes: Set<DocumentClass> = DocumentClass.identity
+    ) throws(VisionError) -> DocumentObservation {
         let observation = try state.withLock { state throws(VisionError) in
             let candidates = try OpenCV.find(state.finder, in: image, minimumArea: settings.minimumArea).get()
-            let observation = interpret(candidates, image: image)
+            let observation = interpret(candidates, image: image, classes: classes)
             if learning { try learn(from: image, observation, state: &state) }
             return observation
         }
@@ -141,7 +146,7 @@ public final class DocumentFinder: Sendable {
     }
 
     /// The candidates that are documents, the largest first.
-    private func interpret(_ candidates: [idkcv_candidate], image: LumaImage) -> DocumentObservation {
+    private func interpret(_ candidates: [idkcv_candidate], image: LumaImage, classes: Set<DocumentClass>) -> DocumentObservation {
         let focalLength = DocumentPose.focalLength(width: image.width, horizontalFieldOfView: settings.horizontalFieldOfView)
         var documents: [DocumentObservation.Found] = []
         var cutOff = false
@@ -151,7 +156,7 @@ public final class DocumentFinder: Sendable {
             let margin = settings.edgeMargin * Double(image.width)
             let inside = candidate.touches_edge == 0 && quadrilateral.isInside(width: image.width, height: image.height, margin: margin)
             guard let pose = DocumentPose(quadrilateral, width: image.width, height: image.height, focalLength: focalLength),
-                let documentClass = classify(pose.aspectRatio)
+                let documentClass = classify(pose.aspectRatio, among: classes)
             else {
                 // Cut, its visible part has no ICAO shape; large and solid, it is likely a page.
                 // Documents are light: a dark slab (a phone) cut by the edge is not one.
@@ -208,12 +213,13 @@ public final class DocumentFinder: Sendable {
     }
 
     /// The document's region of `image`, perspective-corrected to its class's size at
-    /// `pixelsPerMillimetre`.
+    /// `pixelsPerMillimetre` (the class's crop resolution by default). A page lying with its
+    /// long side across the frame's height is cropped portrait, its upper short side on top.
     public static func crop(
         _ image: LumaImage, _ quadrilateral: Quadrilateral, as documentClass: DocumentClass,
-        pixelsPerMillimetre: Double = DocumentClass.cropPixelsPerMillimetre
+        pixelsPerMillimetre: Double? = nil
     ) throws(VisionError) -> LumaImage {
-        let (width, height) = documentClass.cropSize(pixelsPerMillimetre: pixelsPerMillimetre)
+        let (quadrilateral, width, height) = upright(quadrilateral, documentClass, pixelsPerMillimetre: pixelsPerMillimetre)
         var pixels = [UInt8](repeating: 0, count: width * height)
         try OpenCV.warp(
             image.pixels, width: image.width, height: image.height, channels: 1, corners: corners(quadrilateral),
@@ -225,9 +231,9 @@ public final class DocumentFinder: Sendable {
     /// The same for a colour image (the crop a backend receives).
     public static func crop(
         _ image: RGBImage, _ quadrilateral: Quadrilateral, as documentClass: DocumentClass,
-        pixelsPerMillimetre: Double = DocumentClass.cropPixelsPerMillimetre
+        pixelsPerMillimetre: Double? = nil
     ) throws(VisionError) -> RGBImage {
-        let (width, height) = documentClass.cropSize(pixelsPerMillimetre: pixelsPerMillimetre)
+        let (quadrilateral, width, height) = upright(quadrilateral, documentClass, pixelsPerMillimetre: pixelsPerMillimetre)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         try OpenCV.warp(
             image.pixels, width: image.width, height: image.height, channels: 3, corners: corners(quadrilateral),
@@ -243,10 +249,30 @@ public final class DocumentFinder: Sendable {
         return Quadrilateral((0..<4).map { Point(x: Double(c[2 * $0]), y: Double(c[2 * $0 + 1])) })
     }
 
-    private func classify(_ aspectRatio: Double) -> DocumentClass? {
-        if (aspectRatio - DocumentClass.td1.aspectRatio).magnitude <= settings.aspectTolerance { return .td1 }
-        if (aspectRatio - DocumentClass.td3.aspectRatio).magnitude <= settings.aspectTolerance { return .td3 }
-        return nil
+    /// The class among `classes` whose aspect ratio is nearest, within the tolerance. ID-2
+    /// and ID-3 share one: `.td3` stands for both.
+    private func classify(_ aspectRatio: Double, among classes: Set<DocumentClass>) -> DocumentClass? {
+        classes.subtracting([.td2])
+            .map { (documentClass: $0, distance: (aspectRatio - $0.aspectRatio).magnitude) }
+            .filter { $0.distance <= settings.aspectTolerance }
+            .min { $0.distance < $1.distance }?.documentClass
+    }
+
+    /// The corners to warp from and the crop's size: as found (first side long) for an
+    /// identity document or a landscape page; for a page whose long side runs more down the
+    /// frame than across it, the corners from the upper short side on, and the size turned.
+    static func upright(
+        _ quadrilateral: Quadrilateral, _ documentClass: DocumentClass, pixelsPerMillimetre: Double?
+    ) -> (Quadrilateral, width: Int, height: Int) {
+        let (long, short) = documentClass.cropSize(pixelsPerMillimetre: pixelsPerMillimetre)
+        let c = quadrilateral.corners
+        guard documentClass.isPage, (c[1].y - c[0].y).magnitude > (c[1].x - c[0].x).magnitude else {
+            return (quadrilateral, long, short)
+        }
+        // The short sides are 1->2 and 3->0 (clockwise); the upper one starts the page.
+        let fromSecond = (c[1].y + c[2].y) < (c[3].y + c[0].y)
+        let turned = fromSecond ? [c[1], c[2], c[3], c[0]] : [c[3], c[0], c[1], c[2]]
+        return (Quadrilateral(turned), short, long)
     }
 
     private static func corners(_ quadrilateral: Quadrilateral) -> [Float] {
@@ -272,6 +298,7 @@ public final class DocumentFinder: Sendable {
         }
         return DocumentQuality(
             sharpness: statistics.laplacianVariance, glare: glare((0, 0, 1, 1)),
-            glareOverMRZ: glare(documentClass.mrzZone), glareOverPhoto: glare(documentClass.photoZone))
+            glareOverMRZ: glare(documentClass.mrzZone), glareOverPhoto: glare(documentClass.photoZone),
+            directional: documentClass.isPage ? DirectionalSharpness(region) : nil)
     }
 }

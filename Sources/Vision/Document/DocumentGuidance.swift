@@ -8,7 +8,7 @@
 /// 3. too small: `moveCloser`
 /// 4. off-centre: `centerId`
 /// 5. tilted out of the image plane: `tilt(current:target:)`
-/// 6. rotated in the image plane: `holdStraight`
+/// 6. rotated in the image plane: `holdStraight` (a page of print is level portrait or landscape)
 /// 7. corners moving over the last frames, or the region blurred: `holdStill`
 /// 8. otherwise `ready`.
 public struct DocumentGuidance: Sendable {
@@ -38,6 +38,13 @@ public struct DocumentGuidance: Sendable {
         public var maximumCornerMotion = 0.015
         /// The least sharpness of the corrected region (``DocumentQuality/sharpness``).
         public var minimumSharpness = 60.0
+        /// A page of print: the least sharpness in its weakest direction
+        /// (``DirectionalSharpness/least``: defocus) and the least balance of the weakest
+        /// over the strongest (``DirectionalSharpness/balance``: motion). The page's
+        /// absolute sharpness swings with the print on it and the light, so pages are
+        /// judged by these instead of `minimumSharpness` (docs/vision.md).
+        public var minimumPageSharpness = 4.0
+        public var minimumPageSharpnessBalance = 0.35
 
         public init() {}
     }
@@ -71,6 +78,14 @@ public struct DocumentGuidance: Sendable {
         state(of: document, recent: Array(repeating: document.quadrilateral, count: settings.stillFrames), settings: settings) == .ready
     }
 
+    /// How far the document is turned from level, in degrees: an ID document lies with its
+    /// long side across; a page of print lies portrait or landscape, so it is level at either.
+    static func rotation(of document: DocumentObservation.Found) -> Double {
+        let rotation = document.pose.rotationDegrees.magnitude
+        guard document.documentClass.isPage else { return rotation }
+        return min(rotation, (90 - rotation).magnitude)
+    }
+
     /// The guidance for one observation, with the quadrilaterals of the frames before it.
     static func state(of document: DocumentObservation.Found, recent: [Quadrilateral], settings: Settings) -> State {
         if !document.whole { return .tooClose }
@@ -79,12 +94,19 @@ public struct DocumentGuidance: Sendable {
         if document.pose.tiltDegrees > settings.maximumTilt {
             return .tilt(current: Int(document.pose.tiltDegrees.rounded()), target: Int(settings.maximumTilt.rounded()))
         }
-        if document.pose.rotationDegrees.magnitude > settings.maximumRotation { return .holdStraight }
+        if Self.rotation(of: document) > settings.maximumRotation { return .holdStraight }
         let motion = recent.map { document.quadrilateral.largestCornerMotion(from: $0) }.max() ?? 0
         if recent.count < settings.stillFrames || motion > settings.maximumCornerMotion * document.quadrilateral.diagonal {
             return .holdStill
         }
-        if let quality = document.quality, quality.sharpness < settings.minimumSharpness { return .holdStill }
+        if let quality = document.quality, !isSharp(quality, page: document.documentClass.isPage, settings: settings) { return .holdStill }
         return .ready
+    }
+
+    /// Whether a region is sharp enough to take: an ID document by its Laplacian, a page by
+    /// its sharpness in every direction.
+    public static func isSharp(_ quality: DocumentQuality, page: Bool, settings: Settings) -> Bool {
+        guard page, let directional = quality.directional else { return quality.sharpness >= settings.minimumSharpness }
+        return directional.least >= settings.minimumPageSharpness && directional.balance >= settings.minimumPageSharpnessBalance
     }
 }

@@ -63,16 +63,19 @@ public struct DocumentQuality: Hashable, Sendable {
     public var glareOverMRZ: Double
     /// The part of the photo zone under glare.
     public var glareOverPhoto: Double
+    /// Sharpness by direction, measured on pages of print only (nil for an ID document).
+    public var directional: DirectionalSharpness?
 
     /// The resolution quality is measured at.
     public static let pixelsPerMillimetre = 4.0
     /// Luma at and above which a pixel counts as glare.
     public static let glareLevel: UInt8 = 250
 
-    public init(sharpness: Double, glare: Double, glareOverMRZ: Double, glareOverPhoto: Double) {
+    public init(sharpness: Double, glare: Double, glareOverMRZ: Double, glareOverPhoto: Double, directional: DirectionalSharpness? = nil) {
         self.sharpness = sharpness
         self.glare = glare
         self.glareOverMRZ = glareOverMRZ
         self.glareOverPhoto = glareOverPhoto
+        self.directional = directional
     }
 }

@@ -77,9 +77,15 @@ final class FakeCamera: CaptureDevice, Sendable {
     let barcode: [UInt8]?
     /// In `barcode` mode, what the next captures of a back report instead of taking it (Y, Z).
     let backHints: Mutex<[FlowError]>
+    /// The pages of the paper document a `document` part shows.
+    let documentPages: Int
 
-    init(_ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?, face: [UInt8]? = nil, barcode: [UInt8]? = nil, backHints: [FlowError] = []) {
+    init(
+        _ behaviour: Behaviour = .delivers, chipKey: ChipAccessKey?, face: [UInt8]? = nil, barcode: [UInt8]? = nil, backHints: [FlowError] = [],
+        documentPages: Int = 2
+    ) {
         self.behaviour = behaviour
+        self.documentPages = documentPages
         self.chipKey = chipKey
         self.face = face
         self.barcode = barcode
@@ -111,6 +117,33 @@ final class FakeCamera: CaptureDevice, Sendable {
         return try! JPEGCodec().encode(image, quality: 85)
     }()
 
+    /// Page `number` of a paper document at the size of a page crop (7 px/mm A4): stripes
+    /// as many as its number, so no two pages are the same picture.
+    static func page(_ number: Int) -> [UInt8] {
+        pages.withLock { cache in
+            if let made = cache[number] { return made }
+            let (width, height) = (1470, 2079)
+            var image = RGBImage(width: width, height: height)
+            for y in 0..<height {
+                let stripe = (y * (2 * number + 1) / height) % 2 == 1
+                for x in 0..<width {
+                    let v: UInt8 = stripe && x > 100 && x < width - 100 ? 30 : ((x / 6 + y / 6) % 2 == 0 ? 235 : 215)
+                    let i = (y * width + x) * 3
+                    image.pixels[i] = v
+                    image.pixels[i + 1] = v
+                    image.pixels[i + 2] = v
+                }
+            }
+            let jpeg = try! JPEGCodec().encode(image, quality: 85)
+            cache[number] = jpeg
+            return jpeg
+        }
+    }
+
+    private static let pages = Mutex<[Int: [UInt8]]>([:])
+    /// Pages the document part showed, over all its captures.
+    let pagesShown = Mutex(0)
+
     func probe() async -> DeviceProbe { health.withLock { $0 } }
 
     func plugBackIn() { health.withLock { $0 = .ready } }
@@ -123,6 +156,18 @@ final class FakeCamera: CaptureDevice, Sendable {
             try? await Task.sleep(for: .milliseconds(20))
             health.withLock { $0 = .unavailable(fault: "unplugged by the test") }
             report(.lost(reason: "the test unplugged the camera"))
+            return
+        }
+        if request.part == .document {
+            // A paper document: its pages one at a time, each another picture; then nothing
+            // more until the loop stops the camera (the person said the last page was taken).
+            for page in 1...documentPages {
+                try? await Task.sleep(for: .milliseconds(5))
+                if Task.isCancelled { return }
+                pagesShown.withLock { $0 += 1 }
+                report(.image(CapturedImage(bytes: Self.page(page), side: .document), isLastOfSide: false))
+            }
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             return
         }
         let sides: [Credential.Part] = request.part == .multipart ? Array([.front, .back].dropFirst(request.firstSide)) : [request.part]

@@ -76,6 +76,8 @@ struct StationHarness: Sendable {
         var issuer: TestIssuer?
         /// The data center the reference backend serves (the station is in EU).
         var backendDataCenter: DataCenter = .EU
+        /// The pages of the autopilot's paper document.
+        var documentPages = 2
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
@@ -106,11 +108,13 @@ struct StationHarness: Sendable {
                     backend: backend, policy: OfflinePolicy(mode: .queue, preparedExecutions: 0), template: profile.accountRequest(reference: "kiosk-prepared"),
                     logger: logger)
             }
-            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face, barcode: options.barcode, backHints: options.backHints)
+            let camera = FakeCamera(options.camera, chipKey: chipKey, face: options.face, barcode: options.barcode, backHints: options.backHints, documentPages: options.documentPages)
             let chip = try options.chipReading.map { FakeChip(options.chip, reading: $0) } ?? FakeChip(options.chip, mrz: options.mrz, issuer: issuer)
             let recording = RecordingDisplay()
             let autopilot = options.autopilot
-                ? Autopilot(wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, logger: logger) : nil
+                ? Autopilot(
+                    wrapping: recording, journeys: options.journeys, pause: .zero, references: options.references, documentPages: options.documentPages,
+                    logger: logger) : nil
             var controller = Controller.Configuration()
             controller.defaultInactivityTimeout = options.inactivity
             controller.inactivityWarningGrace = options.grace
