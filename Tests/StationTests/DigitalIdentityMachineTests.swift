@@ -17,7 +17,7 @@ import Testing
             CredentialResponse(
                 id: "id-1", category: .ID, country: ValueList(["UTO"]), api: .init(parts: [:], workflowExecution: "execution-1"),
                 digitalIdentities: [DigitalIdentityOffer(provider: provider.id, title: provider.title, countries: [], handoffUrl: url)])
-        ]))
+        ]), dataCenter: .EU)
 
     /// A journey whose person chose the Digital Identity: the hand-off is on screen.
     static func atHandoff() -> (StationMachine, [StationMachine.Action]) {

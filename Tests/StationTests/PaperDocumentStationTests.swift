@@ -13,7 +13,7 @@ import Testing
         timestamp: "", account: Ref(id: "account-1"), sdk: .init(token: "token-1"), consentItems: [],
         workflowExecution: .init(id: "execution-1", credentials: [
             CredentialResponse(id: "doc-1", category: .DOCUMENT, api: .init(parts: ["PAGE_1": "p"], workflowExecution: "execution-1"))
-        ]))
+        ]), dataCenter: .EU)
 
     static func machine(maxPages: Int = 10) -> StationMachine {
         var controller = Controller.Configuration()
