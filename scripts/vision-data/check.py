@@ -308,8 +308,10 @@ def check_sequences(out):
                 seen += 1
                 check_document("%s frame %d" % (where, k), doc, (1280, 720))
         rows.append((name, len(frames), len(frames) / 15.0, seen))
-        if not 3.0 <= len(frames) / 15.0 <= 6.0:
-            problem(where, "not 3-6 s at 15 fps")
+        # A card shown front then back (the ID card demo) is two recordings of 3-6 s in one.
+        sides = 2 if name == "demo-idcard" else 1
+        if not 3.0 * sides <= len(frames) / 15.0 <= 6.0 * sides:
+            problem(where, "not %d-%d s at 15 fps" % (3 * sides, 6 * sides))
     return rows
 
 
