@@ -28,13 +28,15 @@ if CommandLine.arguments.dropFirst().first == "faces" {
 // Pages of print (the document journey's paper documents): their own data set.
 func paperDocuments() throws {
     if let paper = VisionDataSet.paper() {
-        let pages = try PageEvaluation.run(paper, split: .heldout)
-        print("==> paper documents: pages (A4, Letter) on the held-out scenes (\(pages.scenes) scenes, templates and backgrounds never tuned on)")
-        for line in pages.summary { print("  \(line)") }
-        print(String(
-            format: "  time per frame, one core: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (1920x1080 and 2560x1440)",
-            pages.ours.percentileMilliseconds(0.5), pages.ours.percentileMilliseconds(0.95), pages.baseline.percentileMilliseconds(0.5),
-            pages.baseline.percentileMilliseconds(0.95)))
+        for split in [VisionDataSet.Split.heldout, .sealed] {
+            let pages = try PageEvaluation.run(paper, split: split)
+            print("==> paper documents: pages (A4, Letter) on the \(split) scenes (\(pages.scenes) scenes, templates and backgrounds never tuned on)")
+            for line in pages.summary { print("  \(line)") }
+            print(String(
+                format: "  time per frame, one core: ours median %.2f ms, p95 %.2f ms; baseline median %.2f ms, p95 %.2f ms (1920x1080 and 2560x1440)",
+                pages.ours.percentileMilliseconds(0.5), pages.ours.percentileMilliseconds(0.95), pages.baseline.percentileMilliseconds(0.5),
+                pages.baseline.percentileMilliseconds(0.95)))
+        }
     } else {
         print("==> paper documents: no data (\(VisionDataSet.paperMissing))")
     }

@@ -37,9 +37,20 @@ struct PaperDataTests {
     }
 
     @Test func theHeldOutPagesMeetTheRequirementsAndBeatTheBaseline() async throws {
+        try await Self.meetsTheRequirements(split: .heldout)
+    }
+
+    /// The same requirements on the sealed split: the held-out looks with new seeds, made
+    /// after the requirement above had been changed on seeing the held-out split, and
+    /// measured once with the finder and the requirements as they stood.
+    @Test func theSealedPagesMeetTheRequirementsAndBeatTheBaseline() async throws {
+        try await Self.meetsTheRequirements(split: .sealed)
+    }
+
+    static func meetsTheRequirements(split: VisionDataSet.Split) async throws {
         let data = try #require(VisionDataSet.paper())
-        let evaluation = try await onOwnThread { try PageEvaluation.run(data, split: .heldout) }
-        for line in evaluation.summary { print("paper heldout: \(line)") }
+        let evaluation = try await onOwnThread { try PageEvaluation.run(data, split: split) }
+        for line in evaluation.summary { print("paper \(split): \(line)") }
         let ours = evaluation.ours
         #expect(ours.wholePages >= 50)
         #expect(evaluation.withoutPage >= 5)
