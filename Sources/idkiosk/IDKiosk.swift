@@ -10,7 +10,7 @@ struct IDKiosk: AsyncParsableCommand {
         version: BuildInfo.version,
         subcommands: [
             ServeCommand.self, VersionCommand.self, DiagCommand.self, ReadChipCommand.self, CaptureCommand.self, AnalyzeCommand.self, MatchCommand.self, LEDCommand.self,
-            SimCommand.self,
+            SimCommand.self, SupportBundleCommand.self,
         ]
     )
 }
