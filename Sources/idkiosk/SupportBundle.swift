@@ -205,6 +205,13 @@ struct SupportBundle {
         let host = ["0.0.0.0", "::", ""].contains(configuration.status.host) ? "127.0.0.1" : configuration.status.host
         let url = "http://\(host.contains(":") ? "[\(host)]" : host):\(configuration.status.port)/metrics"
         let source = "GET \(url)"
+        // A refused connection is the usual answer of a stopped station: say so at once (the
+        // HTTP client would try to connect again until its deadline).
+        if let failure = BackendDiagnostics.tcpProbe(host: host, port: configuration.status.port) {
+            return .missing(
+                "metrics.txt", source: source, "the station is not running, or not on this port: nothing listens on \(host):\(configuration.status.port) (\(failure))",
+                hint: "`systemctl status idkiosk`; start it and make the bundle again to include its metrics")
+        }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let part: Part
         do {
@@ -215,7 +222,7 @@ struct SupportBundle {
                 : .missing("metrics.txt", source: source, "the status port answered \(response.status.code)", hint: "is status.port the station's? `idkiosk diag all`")
         } catch {
             part = .missing(
-                "metrics.txt", source: source, "the station did not answer (\(error)): it is not running, or not on this port",
+                "metrics.txt", source: source, "the station is not running, or not on this port: no answer from \(url) (\(error))",
                 hint: "`systemctl status idkiosk`; start it and make the bundle again to include its metrics")
         }
         try? await client.shutdown()
