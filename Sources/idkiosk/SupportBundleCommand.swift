@@ -95,10 +95,14 @@ struct SupportBundleCommand: AsyncParsableCommand {
             progress.step("support-bundle: the outbox's counts", 6, of: steps)
             parts.append(await SupportBundle.outbox(configuration, logger: logger))
 
-            // The second line behind each part's own redaction: known secrets, wherever they are.
+            // The second line behind each part's own redaction: URL passwords and known
+            // secrets, wherever they are.
             let scrubber = SupportBundle.secrets(parsed)
             for index in parts.indices {
-                let (text, found) = scrubber.scrub(parts[index].text)
+                // A URL's password can reach a diagnostic's detail or a log line too.
+                let stripped = ConfigurationRedaction.removingURLCredentials(parts[index].text)
+                if stripped != parts[index].text, parts[index].file != "configuration.yaml" { parts[index].notes.append("the user and password of URLs removed") }
+                let (text, found) = scrubber.scrub(stripped)
                 parts[index].text = text
                 for (name, count) in found.sorted(by: { $0.key < $1.key }) {
                     parts[index].notes.append("\(count) occurrences of the \(name) removed")

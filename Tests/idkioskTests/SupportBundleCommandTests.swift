@@ -130,6 +130,21 @@ import Testing
         for secret in ["SPECIMEN", "abc.def", "c2VjcmV0LXRva2VuLXZhbHVlLTEyMw", "1990-01-01"] { #expect(!lines.contains(secret), "\(secret) in \(lines)") }
     }
 
+    @Test func aPasswordInTheBackendsURLIsInNoPart() throws {
+        let (directory, config) = try station()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let password = "pw-in-url-\(UUID().uuidString.prefix(8))"
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+            .replacingOccurrences(of: "url: http://127.0.0.1:9", with: "url: http://station:\(password)@127.0.0.1:9")
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
+        let (outcome, manifest) = try bundle(["--config", config, "-o", directory + "/p.tar.gz"])
+        #expect(outcome.status == 1, "\(outcome.stderr)")
+        let files = try unpack(directory + "/p.tar.gz")
+        #expect(files["configuration.yaml"]?.contains("http://<removed>@127.0.0.1:9") == true, "\(String(describing: files["configuration.yaml"]))")
+        #expect(manifest?["configuration.yaml"]?.notes.contains("the user and password of a URL in backend.url (line 10)") == true)
+        for (file, content) in files { #expect(!content.lowercased().contains(password.lowercased()), "the URL's password in \(file)") }
+    }
+
     @Test func anUnreadableConfigurationIsRecordedAndTheRestIsCollected() throws {
         let (directory, _) = try station()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -90,8 +90,8 @@ public struct ConfigurationRedaction: Sendable, Hashable {
         return nil
     }
 
-    /// `scheme://user:password@host` becomes `scheme://<removed>@host`.
-    static func removingURLCredentials(_ line: String) -> String {
+    /// `scheme://user:password@host` becomes `scheme://<removed>@host`, anywhere in `line`.
+    public static func removingURLCredentials(_ line: String) -> String {
         line.replacing(#/([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@"']+@/#) { match in "\(match.1)\(replacement)@" }
     }
 }
