@@ -274,6 +274,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -373,8 +374,12 @@ let package = Package(
             name: "StationTests",
             dependencies: [
                 "Station", "Capture", "Display", "KioskTestKit", "Backend", "ReferenceBackend", "ScanFlow", "MRTD", "VirtualPassport", "Imaging", "Camera", "Flash", "Vision",
+                "KioskLog",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                // SupportBundleTests: the status server's /metrics beside a journey.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),

@@ -30,6 +30,27 @@ public struct Redactor: Sendable {
         return out
     }
 
+    /// A log line as a log handler wrote it (`key=value` fields after the message, or a
+    /// JSON object), with what `redact(_:)` finds replaced and the values of fields whose
+    /// key names personal data (``isPersonal(key:)``) replaced whole; a `Bearer` or `Basic`
+    /// credential too. For logs read back from journald or a file, where a line may come
+    /// from a handler that redacted less.
+    public func redact(logLine line: String) -> String {
+        var out = line.replacing(Self.credential) { match in "\(match.1) \(Self.replacement)" }
+        out = out.replacing(Self.field) { match in
+            isPersonal(key: String(match.2)) ? "\(match.1)\(match.2)=\(Self.replacement)" : String(match.0)
+        }
+        out = out.replacing(Self.jsonField) { match in
+            isPersonal(key: String(match.1)) ? "\"\(match.1)\":\"\(Self.replacement)\"" : String(match.0)
+        }
+        return redact(out)
+    }
+
+    // `key=value` or `key="quoted value"` after a space, as StructuredLogHandler writes them.
+    nonisolated(unsafe) private static let field = #/(^|\s)([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|\S*)/#
+    nonisolated(unsafe) private static let jsonField = #/"([A-Za-z_][A-Za-z0-9_.-]*)"\s*:\s*"(?:[^"\\]|\\.)*"/#
+    nonisolated(unsafe) private static let credential = #/(?i)(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/#
+
     private struct Pattern: @unchecked Sendable {
         let regex: Regex<AnyRegexOutput>
         let replacement: String

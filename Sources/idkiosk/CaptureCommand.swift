@@ -81,10 +81,14 @@ struct CaptureCommand: AsyncParsableCommand {
             let choice = try camera.choose(configuration)
             if let out {
                 let flashLine = flash ? try flashOptions.flashConfiguration(configuration) : nil
-                let report = try await still(choice, to: out, flash: flashLine, logger: logger)
+                let report = try await Progress.terminal(json: global.json).run("capture: opening \(choice.name), \(warmup) warm-up frames, a still") {
+                    try await still(choice, to: out, flash: flashLine, logger: logger)
+                }
                 if global.json { try Output.json(report) } else { Output.text(Self.describe(report, path: out, flash: flash)) }
             } else if let record, let seconds {
-                let report = try recording(choice, to: record, seconds: seconds, logger: logger)
+                let report = try await Progress.terminal(json: global.json).run("capture: recording \(seconds) s from \(choice.name)") {
+                    try recording(choice, to: record, seconds: seconds, logger: logger)
+                }
                 if global.json { try Output.json(report) } else { Output.text(Self.describe(report, seconds: seconds)) }
             }
         }

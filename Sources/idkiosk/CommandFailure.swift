@@ -13,6 +13,8 @@ enum ExitStatus: Int32 {
     case deviceMissing = 69
     /// EX_SOFTWARE: a bug of ours.
     case internalError = 70
+    /// EX_CANTCREAT: an output file cannot be created or written (support-bundle -o).
+    case cannotCreate = 73
     /// EX_IOERR: a device is there but failed.
     case deviceError = 74
     /// EX_CONFIG: the configuration is invalid.

@@ -41,23 +41,40 @@ struct DiagAllCommand: AsyncParsableCommand {
             if global.json { try Output.json(checks) } else { Output.text(DiagnosticTable.lines(checks)) }
             throw ExitCode(DiagnosticTable.exitCode(checks))
         }
-        let file = global.config ?? Configuration.defaultPath
+        let progress = Progress.terminal(json: global.json)
+        let checks = await Self.checks(configuration, file: global.config ?? Configuration.defaultPath, logger: logger, progress: progress)
+        progress.finish()
+        if global.json { try Output.json(checks) } else { Output.text(DiagnosticTable.lines(checks)) }
+        throw ExitCode(DiagnosticTable.exitCode(checks))
+    }
+
+    /// Every check, in the table's order (a valid configuration read from `file`); `progress`
+    /// names each as it runs. `support-bundle` calls this too.
+    static func checks(_ configuration: Configuration, file: String, logger: Logger, progress: Progress) async -> [DiagnosticCheck] {
+        let steps = 8
         var checks = [DiagnosticCheck(
             "configuration", .pass, FileManager.default.fileExists(atPath: file) ? "\(file) is valid" : "no file at \(file): the defaults")]
+        progress.step("diag all: pcscd and the reader", 1, of: steps)
         checks += await Self.reader(configuration, logger: logger)
+        progress.step("diag all: the camera (a test capture)", 2, of: steps)
         checks.append(Self.camera(configuration, logger: logger))
+        progress.step("diag all: the flash line", 3, of: steps)
         checks.append(await Self.flash(configuration, logger: logger))
+        progress.step("diag all: the display server", 4, of: steps)
         checks.append(Self.display(configuration))
+        progress.step("diag all: the backend (DNS, TCP, TLS and token, clock) and the outbox", 5, of: steps)
         checks += await DiagBackendCommand.checks(configuration, logger: logger).map { check in
             var check = check
             if check.name != "outbox" { check.name = "backend " + check.name }
             return check
         }
+        progress.step("diag all: disk space", 6, of: steps)
         checks.append(Self.disk(configuration.backend.outbox))
+        progress.step("diag all: certificates", 7, of: steps)
         checks += Self.certificates(configuration, now: Date())
+        progress.step("diag all: the vision models (loading them)", 8, of: steps)
         checks += Self.models(configuration.vision.models)
-        if global.json { try Output.json(checks) } else { Output.text(DiagnosticTable.lines(checks)) }
-        throw ExitCode(DiagnosticTable.exitCode(checks))
+        return checks
     }
 
     // MARK: Devices

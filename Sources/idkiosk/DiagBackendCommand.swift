@@ -23,7 +23,10 @@ struct DiagBackendCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let (configuration, logger) = try global.start()
+            let progress = Progress.terminal(json: global.json)
+            progress.step("diag backend: the URL, DNS, TCP, TLS and a token, the clock; then the outbox")
             let checks = await Self.checks(configuration, logger: logger)
+            progress.finish()
             if global.json { try Output.json(checks) } else { Output.text(DiagnosticTable.lines(checks)) }
             throw ExitCode(DiagnosticTable.exitCode(checks))
         }

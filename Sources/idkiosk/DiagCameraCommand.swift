@@ -46,7 +46,9 @@ struct DiagCameraCommand: AsyncParsableCommand {
                     }
                 }
             }
-            var report = CameraDiagnostics.report(streamCheckFrames: frames, timeout: .milliseconds(frameTimeoutMs), logger: logger)
+            var report = await Progress.terminal(json: global.json).run("diag camera: the devices, their modes and a test capture of \(frames) frames each") {
+                CameraDiagnostics.report(streamCheckFrames: frames, timeout: .milliseconds(frameTimeoutMs), logger: logger)
+            }
             if let wanted { report.devices = report.devices.filter { $0.info.path == wanted } }
             if global.json { try Output.json(report) } else { Output.text(Self.describe(report)) }
 

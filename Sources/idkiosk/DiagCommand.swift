@@ -40,9 +40,9 @@ struct DiagNFCCommand: AsyncParsableCommand {
         try await reportingFailures {
             let (configuration, logger) = try global.start()
             let pattern = reader ?? (configuration.reader.name.isEmpty ? nil : configuration.reader.name)
-            let report = await NFCDiagnostics(
-                readerPattern: pattern, samples: samples, timeout: configuration.reader.transmitTimeout, logger: logger
-            ).run()
+            let report = await Progress.terminal(json: global.json).run("diag nfc: asking pcscd for the readers; a card's ATR and \(samples) round trips") {
+                await NFCDiagnostics(readerPattern: pattern, samples: samples, timeout: configuration.reader.transmitTimeout, logger: logger).run()
+            }
             if global.json { try Output.json(report) } else { Output.text(Self.describe(report)) }
 
             if let pattern, report.service.reachable, report.readers.isEmpty {

@@ -119,24 +119,26 @@ struct ReadChipCommand: AsyncParsableCommand {
                 chip.stopWatching()
                 ReaderMonitor.waitUntilStopped()
             }
-            let showProgress = !global.json && isatty(STDERR_FILENO) == 1
+            let progress = Progress.terminal(json: global.json)
+            progress.step("read-chip: opening the chip")
             let reading: ChipReading
             do throws(ChipDeviceError) {
                 reading = try await chip.read(password: password) { report in
                     switch report {
                     case .progress(let percent, let file):
-                        if showProgress { FileHandle.standardError.write(Data("\rreading \(file.name): \(percent)%   ".utf8)) }
+                        progress.step("read-chip: reading \(file.name): \(percent)%")
                     case .cardLost:
-                        FileHandle.standardError.write(Data("\nthe document left the reader: put it back and keep it still\n".utf8))
+                        let message = "the document left the reader: put it back and keep it still"
+                        if progress.enabled { progress.note(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
                     case .waitingForCard, .started, .resumed:
                         break
                     }
                 }
             } catch {
-                if showProgress, case .chip = error.cause { FileHandle.standardError.write(Data("\n".utf8)) }
+                progress.finish()
                 throw Self.failure(error)
             }
-            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            progress.finish()
 
             let report = try makeReport(reading)
             if global.json { try Output.json(report) } else { Output.text(Self.describe(report)) }

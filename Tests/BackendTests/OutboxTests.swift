@@ -185,6 +185,36 @@ final class ScriptedBackend: VerificationBackend {
         #expect(try await outbox.due().map(\.item) == [.part(other)])
     }
 
+    /// The counts a support bundle carries: by kind, by delivery state, journeys and the
+    /// oldest's age, read without decrypting (a record another key sealed is counted too).
+    @Test func countsByKindAndStateWithoutReadingARecord() async throws {
+        let fixture = try OutboxFixture()
+        defer { fixture.remove() }
+        let time = ManualTime()
+        let outbox = try fixture.open(now: { time.now })
+        var other = OutboxFixture.upload(9)
+        other.execution.workflowExecutionId = "another"
+        for index in 0..<3 { try await outbox.enqueue(OutboxFixture.upload(index)) }
+        try await outbox.enqueue(.finalize(OutboxFixture.upload(0).execution))
+        try await outbox.enqueue(other)
+        time.advance(seconds: 90)
+        let due = try await outbox.due()
+        try await outbox.retryLater(due[0].id, after: .seconds(60))
+        let counts = try await outbox.counts()
+        #expect(counts.records == 5)
+        #expect(counts.byKind == ["part": 4, "finalize": 1])
+        #expect(counts.byState == ["new": 4, "retrying": 1, "due": 4])
+        #expect(counts.journeys == 2)
+        #expect(counts.oldestAgeSeconds == 90)
+        #expect(counts.bytes == (try await outbox.stats().bytes))
+        // Under another key nothing decrypts, and the counts are the same.
+        let foreign = try Outbox(path: fixture.path, key: OutboxKey(SymmetricKey(size: .bits256)), logger: LoopbackBackend.logger, now: { time.now })
+        #expect(try await foreign.counts() == counts)
+        let empty = try OutboxFixture()
+        defer { empty.remove() }
+        #expect(try await empty.open().counts() == OutboxCounts(records: 0, bytes: 0, oldestAgeSeconds: nil, byKind: [:], byState: ["new": 0, "retrying": 0, "due": 0], journeys: 0))
+    }
+
     /// Fastfill's finalize keeps its `extractionOnly` through the outbox, and a finalize an
     /// older station queued (Swift's enum coding, before the flag existed) still decodes.
     @Test func extractionOnlyFinalizeSurvivesTheOutboxAndOldRecordsStillDecode() async throws {

@@ -41,6 +41,17 @@ import Testing
         #expect(!asked)
     }
 
+    @Test func aPasswordInTheURLIsNeverShown() async {
+        let port = freeTCPPort()
+        let checks = await BackendDiagnostics(url: "http://station:pw-1234567@127.0.0.1:\(port)").run {
+            BackendProbe(tokenIssued: true, error: nil, httpStatus: 200, roundTrip: .zero, serverDate: nil, localDate: Date())
+        }
+        #expect(checks.first?.detail.hasPrefix("http://<removed>@127.0.0.1:\(port)") == true, "\(checks)")
+        #expect(!checks.contains { $0.detail.contains("pw-1234567") || ($0.hint ?? "").contains("pw-1234567") })
+        let invalid = await BackendDiagnostics(url: "ftp://station:pw-1234567@127.0.0.1").run { BackendProbe(tokenIssued: true, error: nil, httpStatus: 200, roundTrip: .zero, serverDate: nil, localDate: Date()) }
+        #expect(invalid.first?.detail.contains("pw-1234567") == false, "\(invalid)")
+    }
+
     @Test func aNameThatDoesNotResolveFailsDNS() async {
         // .invalid never resolves (RFC 2606).
         let checks = await BackendDiagnostics(url: "https://backend.idkiosk.invalid").run {

@@ -259,6 +259,30 @@ public actor Outbox {
         return .milliseconds(Int64(max(0, now().timeIntervalSince1970 - oldest) * 1000))
     }
 
+    /// The records' counts by kind and delivery state, and the oldest's age; never a
+    /// record's contents (nothing is decrypted).
+    public func counts() throws(OutboxError) -> OutboxCounts {
+        let (records, bytes) = try stats()
+        let time = now().timeIntervalSince1970
+        let kinds = try storage { () throws(SQLiteError) in try db.query("SELECT kind, COUNT(*) FROM records GROUP BY kind") }
+        let state = try storage { () throws(SQLiteError) in
+            try db.query(
+                """
+                SELECT COALESCE(SUM(attempts = 0), 0), COALESCE(SUM(attempts > 0 AND next_attempt_at > ?), 0),
+                       COALESCE(SUM(next_attempt_at <= ? AND kind != 'quarantined'), 0), COUNT(DISTINCT workflow_execution_id)
+                FROM records
+                """, [.real(time), .real(time)]
+            ).first
+        }
+        var byKind: [String: Int] = [:]
+        for row in kinds { byKind[row[0].string ?? "?", default: 0] += Int(row[1].int ?? 0) }
+        let column = { (index: Int) -> Int in Int(state?[index].int ?? 0) }
+        let age: Duration? = try oldestAge()
+        return OutboxCounts(
+            records: records, bytes: bytes, oldestAgeSeconds: age.map { Int($0.components.seconds) }, byKind: byKind,
+            byState: ["new": column(0), "retrying": column(1), "due": column(2)], journeys: column(3))
+    }
+
     /// Moves the WAL's pages into the database and truncates it, so wiped bytes leave the WAL too.
     public func checkpoint() throws(OutboxError) {
         try storage { () throws(SQLiteError) in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }

@@ -28,9 +28,12 @@ public struct BackendDiagnostics: Sendable {
         guard let components = URLComponents(string: url), let scheme = components.scheme, ["http", "https"].contains(scheme),
             let host = components.host, !host.isEmpty
         else {
-            return [DiagnosticCheck("url", .fail, "backend.url \(url) is not an http(s) URL", hint: "fix backend.url in the configuration")]
+            return [DiagnosticCheck(
+                "url", .fail, "backend.url \(ConfigurationRedaction.removingURLCredentials(url)) is not an http(s) URL", hint: "fix backend.url in the configuration")]
         }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
+        // A table a technician may paste to support: never a password written into the URL.
+        let url = ConfigurationRedaction.removingURLCredentials(url)
         var checks: [DiagnosticCheck] = []
         if scheme == "http" {
             let local = ["127.0.0.1", "::1", "localhost"].contains(host)

@@ -1,4 +1,4 @@
-import Backend
+public import Backend
 import Foundation
 public import Logging
 
@@ -13,14 +13,9 @@ public enum OutboxDiagnostics {
         guard FileManager.default.fileExists(atPath: path) else {
             return DiagnosticCheck("outbox", .pass, "no outbox yet at \(path) (the station makes it at its first start)")
         }
-        let credentials = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"].map { $0 + "/outbox.key" }
         let key: OutboxKey
         do {
-            if let credentials, FileManager.default.fileExists(atPath: credentials) {
-                key = try OutboxKey.loadCredential(name: "outbox.key")
-            } else {
-                key = try OutboxKey.load(path: configuration.backend.outboxKeyFile)
-            }
+            key = try Self.key(configuration)
         } catch {
             return DiagnosticCheck(
                 "outbox", .warn, "cannot read the outbox key \(configuration.backend.outboxKeyFile): \(error)",
@@ -44,6 +39,43 @@ public enum OutboxDiagnostics {
                 "outbox", .fail, "cannot open the outbox \(path): \(error)",
                 hint: "a damaged outbox is set aside by the station at its next start, never deleted; keep the file for support")
         }
+    }
+
+    /// The outbox key as the station reads it: its systemd credential, else `backend.outbox-key-file`.
+    static func key(_ configuration: Configuration) throws(OutboxError) -> OutboxKey {
+        let credentials = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"].map { $0 + "/outbox.key" }
+        if let credentials, FileManager.default.fileExists(atPath: credentials) {
+            return try OutboxKey.loadCredential(name: "outbox.key")
+        }
+        return try OutboxKey.load(path: configuration.backend.outboxKeyFile)
+    }
+
+    /// The outbox's counts for a support bundle; never a record's contents, and never
+    /// makes an outbox where there is none.
+    /// - Throws: ``OutboxDiagnostics/Unavailable`` saying why there are no counts.
+    public static func counts(_ configuration: Configuration, logger: Logger) async throws(Unavailable) -> OutboxCounts {
+        let path = configuration.backend.outbox
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Unavailable(message: "no outbox at \(path) (the station makes it at its first start)", hint: "check backend.outbox")
+        }
+        let key: OutboxKey
+        do { key = try Self.key(configuration) } catch {
+            throw Unavailable(message: "cannot read the outbox key: \(error)", hint: "run as root (the key is readable by root only)")
+        }
+        do {
+            return try await Outbox(path: path, key: key, logger: logger).counts()
+        } catch {
+            throw Unavailable(
+                message: "cannot open the outbox \(path): \(error)",
+                hint: "a damaged outbox is set aside by the station at its next start, never deleted; keep the file for support")
+        }
+    }
+
+    /// Why the outbox's counts could not be had, and what to do.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public var message: String
+        public var hint: String
+        public var description: String { message }
     }
 
     static func describe(_ age: Duration) -> String {

@@ -34,6 +34,10 @@ struct StationHarness: Sendable {
     let chip: FakeChip
     /// The station's client id at the reference backend.
     let clientId: String
+    /// Its client secret, for a configuration file that names it (support-bundle).
+    let clientSecret: String
+    /// Where the outbox and its key are (`outbox.sqlite`, `outbox.key`).
+    let directory: URL
 
     /// Sends everything due in the outbox to the backend once.
     func drainOutbox() async throws -> Int {
@@ -78,10 +82,15 @@ struct StationHarness: Sendable {
         var backendDataCenter: DataCenter = .EU
         /// The pages of the autopilot's paper document.
         var documentPages = 2
+        /// Where the station's parts log (none by default).
+        var logger = StationHarness.logger
+        /// The loop's metrics (none by default).
+        var metrics = StationMetrics()
     }
 
     /// Runs `body` with a running station and a reference backend that trusts the test issuer.
     static func with<T: Sendable>(_ options: Options = Options(), _ body: (StationHarness) async throws -> T) async throws -> T {
+        let logger = options.logger
         let issuer = try options.issuer ?? TestIssuer(signerValidity: 1_600_000_000...2_100_000_000)
         return try await LoopbackBackend.with(configure: { server in
             server.passiveAuthentication = TrustStoreVerifier(trustStore: TrustStore(certificates: [issuer.cscaCertificate]))
@@ -126,13 +135,13 @@ struct StationHarness: Sendable {
             let loop = StationLoop(
                 dependencies: .init(
                     display: autopilot ?? recording, camera: camera, chip: chip, starter: starter, backend: backend, outbox: outbox,
-                    metrics: StationMetrics()),
+                    metrics: options.metrics),
                 settings: settings,
                 logger: logger)
             autopilot?.attach(to: loop)
             let harness = StationHarness(
                 loop: loop, display: recording, autopilot: autopilot, outbox: outbox, backend: backend, store: reference.store, camera: camera, chip: chip,
-                clientId: reference.station.id)
+                clientId: reference.station.id, clientSecret: reference.station.secret, directory: reference.directory)
             let running = Task { await loop.run() }
             let sender = options.sender
                 ? Task {
