@@ -180,7 +180,7 @@ def main():
         moved = os.path.join(folder, "idkiosk.yaml")
         with open(moved, "w") as file:
             file.write(config.replace("models: /usr/share/idkiosk/models", "models: " + root + "/usr/share/idkiosk/models"))
-        diag = run([root + "/usr/bin/idkiosk", "--config", moved, "diag", "models", "--json"], timeout=120)
+        diag = run([root + "/usr/bin/idkiosk", "diag", "models", "--config", moved, "--json"], timeout=120)
         check("the installed configuration is valid and the packaged models load (idkiosk diag models)",
               diag.returncode == 0, f"exit {diag.returncode} " + (diag.stderr.strip() or diag.stdout.strip())[:300])
 
