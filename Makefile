@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench fuzz soak pcscd-start pcscd-stop unit vision-data vision-models face-data
+.PHONY: test demo demo-auto build bench fuzz soak pcscd-start pcscd-stop unit vision-data vision-models face-data deb
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -15,6 +15,11 @@ demo-auto:
 
 build:
 	swift build --build-tests
+
+## deb: the Debian packages idkiosk and idkiosk-backend (release build, runtime linked statically) in
+## .cache/deb/, paths printed last; DEB_VERSION=... overrides the version (docs/operators.md)
+deb:
+	scripts/deb.sh
 
 ## unit: the tests that need no pcscd (fast, for development)
 unit:

@@ -35,6 +35,8 @@ packages=(
     # matplotlib's Grace Hopper (skimage's astronaut is above); the face_recognition sdist's
     # photographs are fetched with python3-pip (pip download --no-build-isolation needs python3-setuptools)
     python-matplotlib-data python3-setuptools
+    # make deb: debhelper packs the release build, lintian checks the packages
+    debhelper lintian fakeroot
     # the MRZ reader's model is trained from the OCR-B font with the same python (make vision-models)
 )
 # The hardware rig (make rig-test): Debian's kernel under QEMU with vivid, and

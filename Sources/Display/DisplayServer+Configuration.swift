@@ -113,7 +113,7 @@ public enum DisplayServerError: Error, Hashable, Sendable, CustomStringConvertib
         case .invalidTheme(let colours): "theme colours are not CSS hex colours: \(colours.joined(separator: ", "))"
         case .invalidLanguage(let code): "default language '\(code)' is not a language code"
         case .userInterfaceMissing(let searched):
-            "Default UI files not found (install idkiosk_Display.resources next to the binary); searched: \(searched.joined(separator: ", "))"
+            "Default UI files not found (the Debian package puts them in /usr/share/idkiosk/ui, a build beside the binary in idkiosk_Display.resources: reinstall the package); searched: \(searched.joined(separator: ", "))"
         case .unreadable(let path): "cannot read \(path)"
         }
     }

@@ -3,8 +3,8 @@ import Foundation
 /// The files of the Default UI, read once when the server starts.
 ///
 /// They come from the module's resources (`idkiosk_Display.resources/UI`, which SwiftPM puts
-/// next to the built binary and an installation copies next to the installed one), or from
-/// the operator's `uiDirectory`; translations may be added from `languagesDirectory`.
+/// next to the built binary; the Debian package installs them as `/usr/share/idkiosk/ui`), or
+/// from the operator's `uiDirectory`; translations may be added from `languagesDirectory`.
 struct UIAssets: Sendable {
     struct File: Sendable {
         var bytes: [UInt8]
@@ -18,21 +18,29 @@ struct UIAssets: Sendable {
 
     static let resourceBundle = "idkiosk_Display.resources"
 
-    /// Where the built-in UI may be, in order: next to the running binary (SwiftPM's layout,
-    /// also of an installation), next to the binary a symlink points at, the system's share
-    /// directories, and the source tree this binary was built from (development builds only).
-    static func builtInCandidates() -> [URL] {
-        var candidates: [URL] = []
-        let main = Bundle.main.bundleURL
-        candidates.append(main.appendingPathComponent(resourceBundle).appendingPathComponent("UI"))
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        candidates.append(executable.appendingPathComponent(resourceBundle).appendingPathComponent("UI"))
+    /// Where the built-in UI may be, in order: next to the running binary (SwiftPM's layout),
+    /// in `../share/idkiosk/ui` from the binary's folder (the Debian package's layout, so
+    /// `/usr/bin/idkiosk` finds `/usr/share/idkiosk/ui` without a configuration key, and a copy
+    /// under another prefix finds its own), the system's share directories, and the source tree
+    /// this binary was built from (development builds only).
+    /// - Parameter executable: the running binary, symlinks resolved (`/proc/self/exe`).
+    static func builtInCandidates(
+        executable: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    ) -> [URL] {
+        let folder = executable.deletingLastPathComponent()
+        var candidates = [folder.appendingPathComponent(resourceBundle).appendingPathComponent("UI")]
+        candidates.append(folder.deletingLastPathComponent().appendingPathComponent("share/idkiosk/ui"))
         candidates.append(URL(fileURLWithPath: "/usr/share/idkiosk/ui"))
         candidates.append(URL(fileURLWithPath: "/usr/local/share/idkiosk/ui"))
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(source.appendingPathComponent("UI"))
         var seen: Set<String> = []
         return candidates.filter { seen.insert($0.standardizedFileURL.path).inserted }
+    }
+
+    /// The first of `candidates` that holds an `index.html`.
+    static func builtInFolder(in candidates: [URL]) -> URL? {
+        candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
     }
 
     static func load(_ configuration: DisplayServer.Configuration) throws(DisplayServerError) -> UIAssets {
@@ -42,8 +50,7 @@ struct UIAssets: Sendable {
             guard FileManager.default.fileExists(atPath: root.appendingPathComponent("index.html").path) else { throw .userInterfaceMissing(searched: [root.path]) }
         } else {
             let candidates = builtInCandidates()
-            guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) })
-            else { throw .userInterfaceMissing(searched: candidates.map(\.path)) }
+            guard let found = builtInFolder(in: candidates) else { throw .userInterfaceMissing(searched: candidates.map(\.path)) }
             root = found
         }
         var files: [String: File] = [:]
