@@ -27,6 +27,7 @@ finish() {
     # What support would look at (the station never logs personal data; no journey ran).
     journalctl --no-pager -b -u idkiosk -u idkiosk-backend -u pcscd -u sysvm-passport > "$out/journal.txt" 2>&1
     systemctl --no-pager --failed > "$out/failed-units.txt" 2>&1
+    systemd-analyze blame --no-pager 2>/dev/null | head -20 > "$out/boot-blame.txt"
     echo "DONE failed=$failed" >> "$results"
     echo "SYSVM-DONE failed=$failed" > /dev/console
     sync
@@ -35,7 +36,20 @@ finish() {
 }
 trap finish EXIT
 
-apt_install() { timeout 600 apt-get install -y -q --no-download "$@" < /dev/null >> "$out/apt.log" 2>&1; }
+apt_get() { timeout 600 apt-get -y -q "$@" < /dev/null >> "$out/apt.log" 2>&1; }
+apt_install() { apt_get install --no-download "$@"; }
+# Purged: dpkg keeps nothing of it, not even its conffiles ("config-files").
+purged() { local s; s=$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null); [ -z "$s" ] || [[ "$s" == *not-installed ]]; }
+outbox_records() { curl -s -m 10 127.0.0.1:8401/health | sed -n 's/.*"records" *: *\([0-9]*\).*/\1/p'; }
+same() { [ "$1" = "$2" ]; }
+# A check of several conditions: `expect WHY COMMAND...` notes WHY when COMMAND fails, and
+# `verdict NAME START DETAIL` reports PASS with DETAIL, or FAIL with every WHY.
+why=""
+expect() { local reason=$1; shift; "$@" || why+="$reason; "; }
+verdict() {
+    if [ -z "$why" ]; then pass "$1" "$(since "$2")" "$3"; else fail "$1" "$(since "$2")" "$why"; fi
+    why=""
+}
 station_pid() { systemctl show -p MainPID --value idkiosk; }
 sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
 
@@ -175,47 +189,33 @@ config_sha=$(sha /etc/idkiosk/idkiosk.yaml)
 key_sha=$(sha /etc/idkiosk/outbox.key)
 outbox=/var/lib/idkiosk/outbox.sqlite
 outbox_inode=$(stat -c %i "$outbox" 2>/dev/null)
-records_before=$(curl -s -m 10 127.0.0.1:8401/health | sed -n 's/.*"records" *: *\([0-9]*\).*/\1/p')
-upgrade_ok=1; why=""
-[ -n "$outbox_inode" ] || { upgrade_ok=0; why="version A made no outbox at $outbox; "; }
-apt_install "$in/debs/idkiosk_${VERSION_B}_amd64.deb" || { upgrade_ok=0; why+="apt-get install of version B failed; "; }
-[ "$(dpkg-query -W -f '${Version}' idkiosk)" = "$VERSION_B" ] || { upgrade_ok=0; why+="installed version is not $VERSION_B; "; }
-[ "$(sha /etc/idkiosk/idkiosk.yaml)" = "$config_sha" ] || { upgrade_ok=0; why+="the configuration changed; "; }
-[ "$(sha /etc/idkiosk/outbox.key)" = "$key_sha" ] || { upgrade_ok=0; why+="the outbox key changed; "; }
-[ "$(stat -c %i "$outbox" 2>/dev/null)" = "$outbox_inode" ] || { upgrade_ok=0; why+="the outbox file was replaced or removed; "; }
-# The unit was running: the package restarts it after the upgrade.
-timeout 120 systemctl start idkiosk || { upgrade_ok=0; why+="version B did not start; "; }
-records_after=$(curl -s -m 10 127.0.0.1:8401/health | sed -n 's/.*"records" *: *\([0-9]*\).*/\1/p')
-[ "$records_after" = "$records_before" ] || { upgrade_ok=0; why+="outbox records $records_before before, ${records_after:-none} after; "; }
-if [ "$upgrade_ok" = 1 ]; then
-    pass upgrade "$(since "$t")" "$VERSION_A -> $VERSION_B: configuration, outbox key and outbox ($records_after records) kept, station running"
-else
-    fail upgrade "$(since "$t")" "$why"
-fi
+records_before=$(outbox_records)
+pid_before=$(station_pid)
+expect "version A made no outbox at $outbox" test -n "$outbox_inode"
+expect "apt-get install of version B failed" apt_install "$in/debs/idkiosk_${VERSION_B}_amd64.deb"
+expect "the installed version is not $VERSION_B" same "$(dpkg-query -W -f '${Version}' idkiosk)" "$VERSION_B"
+expect "the configuration changed" same "$(sha /etc/idkiosk/idkiosk.yaml)" "$config_sha"
+expect "the outbox key changed" same "$(sha /etc/idkiosk/outbox.key)" "$key_sha"
+expect "the outbox file was replaced or removed" same "$(stat -c %i "$outbox" 2>/dev/null)" "$outbox_inode"
+# The unit was running: the package restarts it after the upgrade, on the same outbox.
+expect "version B is not running" same "$(systemctl show -p SubState --value idkiosk)" running
+expect "the package did not restart the running station" test "$(station_pid)" != "$pid_before"
+records_after=$(outbox_records)
+expect "outbox records $records_before before, ${records_after:-none} after" same "$records_after" "$records_before"
+verdict upgrade "$t" "$VERSION_A -> $VERSION_B: configuration, outbox key and outbox (${records_after} records) kept, station restarted"
 
 # 10. Removal keeps the configuration and the state; purge removes both.
 t=$(now)
-remove_ok=1; why=""
-timeout 300 apt-get remove -y -q idkiosk < /dev/null >> "$out/apt.log" 2>&1 || { remove_ok=0; why+="apt-get remove failed; "; }
-[ ! -e /usr/bin/idkiosk ] || { remove_ok=0; why+="/usr/bin/idkiosk still there; "; }
-[ "$(sha /etc/idkiosk/idkiosk.yaml)" = "$config_sha" ] || { remove_ok=0; why+="the configuration is gone or changed; "; }
-[ "$(sha /etc/idkiosk/outbox.key)" = "$key_sha" ] || { remove_ok=0; why+="the outbox key is gone; "; }
-[ -f "$outbox" ] || { remove_ok=0; why+="the outbox is gone; "; }
-if [ "$remove_ok" = 1 ]; then
-    pass remove "$(since "$t")" "binary gone; configuration, outbox key and outbox kept"
-else
-    fail remove "$(since "$t")" "$why"
-fi
+expect "apt-get remove failed" apt_get remove idkiosk
+expect "/usr/bin/idkiosk is still there" test ! -e /usr/bin/idkiosk
+expect "the configuration is gone or changed" same "$(sha /etc/idkiosk/idkiosk.yaml)" "$config_sha"
+expect "the outbox key is gone" same "$(sha /etc/idkiosk/outbox.key)" "$key_sha"
+expect "the outbox is gone" test -f "$outbox"
+verdict remove "$t" "binary gone; configuration, outbox key and outbox kept"
 
 t=$(now)
-purge_ok=1; why=""
-timeout 300 apt-get purge -y -q idkiosk < /dev/null >> "$out/apt.log" 2>&1 || { purge_ok=0; why+="apt-get purge failed; "; }
-for f in /etc/idkiosk /var/lib/idkiosk; do
-    [ ! -e "$f" ] || { purge_ok=0; why+="$f still there ($(find "$f" | head -5 | tr '\n' ' ')); "; }
-done
-dpkg-query -W -f '${Status}' idkiosk 2>/dev/null | grep -q 'not-installed' || [ -z "$(dpkg-query -W -f '${Status}' idkiosk 2>/dev/null)" ] || { purge_ok=0; why+="dpkg still knows idkiosk: $(dpkg-query -W -f '${Status}' idkiosk); "; }
-if [ "$purge_ok" = 1 ]; then
-    pass purge "$(since "$t")" "/etc/idkiosk and /var/lib/idkiosk removed"
-else
-    fail purge "$(since "$t")" "$why"
-fi
+expect "apt-get purge failed" apt_get purge idkiosk
+expect "/etc/idkiosk is still there ($(find /etc/idkiosk 2>/dev/null | head -5 | tr '\n' ' '))" test ! -e /etc/idkiosk
+expect "/var/lib/idkiosk is still there" test ! -e /var/lib/idkiosk
+expect "dpkg still lists idkiosk ($(dpkg-query -W -f '${Status}' idkiosk 2>/dev/null))" purged idkiosk
+verdict purge "$t" "/etc/idkiosk and /var/lib/idkiosk removed"
