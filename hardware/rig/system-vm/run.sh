@@ -68,19 +68,26 @@ deb_backend="$debs/idkiosk-backend_${version_b}_amd64.deb"
 for f in "$deb_a" "$deb_b" "$deb_backend"; do [ -f "$f" ] || die "missing package $f"; done
 phase_end "packages"
 
-# 2. The root filesystem, made again only when rootfs.sh or the packages' dependencies
-#    change (the dependencies are installed in advance: the VM has no network).
+# 2. The root filesystem, made again only when rootfs.sh changes or the packages depend on
+#    a package it lacks (they are installed in advance: the VM has no network).
 phase "root filesystem (mmdebstrap; cached in $sysvm)"
 depends=$(for f in "$deb_a" "$deb_b" "$deb_backend"; do dpkg-deb -f "$f" Depends; done |
     tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | { grep -v '^$' || true; } | sort -u)
-key=$( { sha256sum "$here/rootfs.sh" | cut -d' ' -f1; echo "$depends"; } | sha256sum | cut -d' ' -f1)
+key=$(sha256sum "$here/rootfs.sh" | cut -d' ' -f1)
 image="$sysvm/rootfs.img"
-if [ -f "$image" ] && [ "$(cat "$sysvm/rootfs.key" 2>/dev/null)" = "$key" ]; then
+lacking=$(comm -23 <(echo "$depends") <(sort -u "$sysvm/rootfs.packages" 2>/dev/null) | xargs)
+reason=""
+[ -f "$image" ] || reason="no image yet"
+[ -n "$reason" ] || [ "$(cat "$sysvm/rootfs.key" 2>/dev/null)" = "$key" ] || reason="rootfs.sh changed"
+[ -n "$reason" ] || [ -z "$lacking" ] || reason="the packages need $lacking"
+if [ -z "$reason" ]; then
     say "cache hit ($(du -h "$image" | cut -f1) used)"
 else
+    say "building it: $reason"
     rm -f "$sysvm/rootfs.key"
     # shellcheck disable=SC2086
     bash "$here/rootfs.sh" "$image" $depends > "$sysvm/rootfs.log" 2>&1 || { tail -30 "$sysvm/rootfs.log"; die "building the root filesystem failed ($sysvm/rootfs.log)"; }
+    echo "$depends" > "$sysvm/rootfs.packages"
     echo "$key" > "$sysvm/rootfs.key"
 fi
 phase_end "root filesystem"
