@@ -37,7 +37,7 @@ finish() {
 trap finish EXIT
 
 apt_get() { timeout 600 apt-get -y -q "$@" < /dev/null >> "$out/apt.log" 2>&1; }
-apt_install() { apt_get install --no-download "$@"; }
+apt_install() { apt_get install "$@"; }   # offline: the image has no package lists
 # Purged: dpkg keeps nothing of it, not even its conffiles ("config-files").
 purged() { local s; s=$(dpkg-query -W -f '${Status}' "$1" 2>/dev/null); [ -z "$s" ] || [[ "$s" == *not-installed ]]; }
 outbox_records() { curl -s -m 10 127.0.0.1:8401/health | sed -n 's/.*"records" *: *\([0-9]*\).*/\1/p'; }
@@ -49,6 +49,12 @@ expect() { local reason=$1; shift; "$@" || why+="$reason; "; }
 verdict() {
     if [ -z "$why" ]; then pass "$1" "$(since "$2")" "$3"; else fail "$1" "$(since "$2")" "$why"; fi
     why=""
+}
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS (by the clock: each
+# try of a command is slow under emulation, so a count of tries says little).
+wait_for() {
+    local end=$(( $(date +%s) + $1 )); shift
+    until "$@"; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.2; done
 }
 station_pid() { systemctl show -p MainPID --value idkiosk; }
 sha() { sha256sum "$1" 2>/dev/null | cut -d' ' -f1; }
@@ -85,7 +91,7 @@ expect "idkiosk sim recordings failed (recordings.log)" \
 chmod -R a+rX /var/lib/sysvm
 expect "the virtual passport did not start" \
     systemd-run --quiet --unit=sysvm-passport -p Restart=no /usr/bin/idkiosk sim passport --slot 0 --pace --trust-out /var/lib/sysvm/trust --log-level warning
-for _ in $(seq 150); do [ -f /var/lib/sysvm/trust/csca.der ] && break; sleep 0.2; done
+wait_for 30 test -f /var/lib/sysvm/trust/csca.der
 expect "the virtual passport wrote no CSCA certificate" install -m 644 /var/lib/sysvm/trust/csca.der /etc/idkiosk-backend/csca/
 sed -i 's|^IDKIOSK_BACKEND_OPTIONS="|IDKIOSK_BACKEND_OPTIONS="--csca /etc/idkiosk-backend/csca |' /etc/default/idkiosk-backend
 # The backend's state directory comes from its tmpfiles.d entry; the client is made as its user.
@@ -95,7 +101,7 @@ client_id=$(echo "$client" | sed -n 's/.*"clientId" *: *"\([^"]*\)".*/\1/p')
 echo "$client" | sed -n 's/.*"clientSecret" *: *"\([^"]*\)".*/\1/p' > /etc/idkiosk/client.secret
 expect "idkiosk-backend clients add gave no client (setup.log)" test -n "$client_id"
 expect "idkiosk-backend did not start" timeout 60 systemctl start idkiosk-backend
-for _ in $(seq 150); do curl -s -o /dev/null 127.0.0.1:8480/ && break; sleep 0.2; done
+expect "idkiosk-backend does not answer on 127.0.0.1:8480" wait_for 30 curl -s -o /dev/null 127.0.0.1:8480/
 # The operator's change to the configuration (a conffile): an upgrade must keep it. Journeys
 # start on a touch only, so the passport on the reader starts none.
 cat > /etc/idkiosk/idkiosk.yaml <<YAML
@@ -128,12 +134,9 @@ fi
 
 # 5. /health answers on the status port (8401), and says ready once every device was seen.
 t=$(now)
+health_ok() { code=$(curl -s -m 10 -o "$out/health.json" -w '%{http_code}' 127.0.0.1:8401/health); [ "$code" = 200 ]; }
 code=""
-for _ in $(seq 30); do
-    code=$(curl -s -m 10 -o "$out/health.json" -w '%{http_code}' 127.0.0.1:8401/health)
-    [ "$code" = 200 ] && break
-    sleep 1
-done
+wait_for 30 health_ok
 if [ "$code" = 200 ] && grep -q '"ready" *: *true' "$out/health.json"; then
     pass health "$(since "$t")" "HTTP 200, ready"
 else
@@ -166,27 +169,28 @@ t=$(now)
 watchdog_s=$(systemd-analyze timespan "$(systemctl show -p WatchdogUSec --value idkiosk)" 2>/dev/null | awk '/μs:/ { print $2 / 1000000 }')
 old=$(station_pid)
 restarts=$(systemctl show -p NRestarts --value idkiosk)
-stopped_at=$(now)
-kill -STOP "$old"
-back=0
-for _ in $(seq 360); do
-    pid=$(station_pid)
-    if [ "$pid" != "$old" ] && [ "$pid" != 0 ] && [ "$(systemctl show -p SubState --value idkiosk)" = running ]; then back=1; break; fi
-    sleep 0.5
-done
-back_s=$(since "$stopped_at")
-fired=$(journalctl -b -u idkiosk -o short-unix --no-pager | awk '/[Ww]atchdog timeout/ { print $1 }' | tail -1)
-if [ -n "$fired" ]; then
-    fire_s=$(awk -v a="$stopped_at" -v b="$fired" 'BEGIN { printf "%.1f", b - a }')
+if [ -z "$old" ] || [ "$old" = 0 ]; then
+    fail watchdog "$(since "$t")" "the station is not running, so there is nothing to stop"
 else
+    stopped_at=$(now)
+    kill -STOP "$old"
+    restarted() {
+        local pid; pid=$(station_pid)
+        [ "$pid" != "$old" ] && [ "$pid" != 0 ] && [ "$(systemctl show -p SubState --value idkiosk)" = running ]
+    }
+    # At most 180 s: WatchdogSec, the abort, RestartSec and the start to READY again.
+    back=0
+    wait_for 180 restarted && back=1
+    back_s=$(since "$stopped_at")
+    fired=$(journalctl -b -u idkiosk -o short-unix --no-pager | awk '/[Ww]atchdog timeout/ { print $1 }' | tail -1)
     fire_s=""
-fi
-detail="WatchdogSec ${watchdog_s}s; timeout after ${fire_s:-?} s, READY again after ${back_s} s, restarts $restarts -> $(systemctl show -p NRestarts --value idkiosk)"
-if [ "$back" = 1 ] && [ -n "$fire_s" ] && awk -v f="$fire_s" -v w="$watchdog_s" 'BEGIN { exit !(f > 0 && f <= w + 1) }'; then
-    pass watchdog "$(since "$t")" "$detail"
-else
-    kill -CONT "$old" 2>/dev/null
-    fail watchdog "$(since "$t")" "$detail"
+    [ -z "$fired" ] || fire_s=$(awk -v a="$stopped_at" -v b="$fired" 'BEGIN { printf "%.1f", b - a }')
+    expect "no watchdog timeout in the journal" test -n "$fire_s"
+    expect "the watchdog fired ${fire_s:-?} s after the stop, WatchdogSec is ${watchdog_s} s" \
+        awk -v f="${fire_s:-0}" -v w="$watchdog_s" 'BEGIN { exit !(f > 0 && f <= w + 1) }'
+    expect "the station did not run again within ${back_s} s" test "$back" = 1
+    [ "$back" = 1 ] || kill -CONT "$old" 2>/dev/null
+    verdict watchdog "$t" "WatchdogSec ${watchdog_s} s: timeout ${fire_s} s after SIGSTOP, READY again after ${back_s} s, restarts $restarts -> $(systemctl show -p NRestarts --value idkiosk)"
 fi
 
 # 9. Upgrade from A to B: the outbox (its file, its key) and the changed configuration stay.
