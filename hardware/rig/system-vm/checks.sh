@@ -22,10 +22,15 @@ report() {  # report PASS|FAIL|TIME name seconds detail...
 }
 failed=0
 pass() { report PASS "$@"; }
-fail() { report FAIL "$@"; failed=1; }
+units=(-u idkiosk -u idkiosk-backend -u pcscd -u sysvm-passport)
+# A failed check leaves the journal as it was then: the VM may not get to the end.
+fail() {
+    report FAIL "$@"; failed=1
+    journalctl --no-pager -b -n 300 "${units[@]}" > "$out/journal-$1.txt" 2>&1
+}
 finish() {
     # What support would look at (the station never logs personal data; no journey ran).
-    journalctl --no-pager -b -u idkiosk -u idkiosk-backend -u pcscd -u sysvm-passport > "$out/journal.txt" 2>&1
+    journalctl --no-pager -b "${units[@]}" > "$out/journal.txt" 2>&1
     systemctl --no-pager --failed > "$out/failed-units.txt" 2>&1
     systemd-analyze blame --no-pager 2>/dev/null | head -20 > "$out/boot-blame.txt"
     echo "DONE failed=$failed" >> "$results"

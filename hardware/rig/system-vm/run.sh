@@ -109,7 +109,9 @@ for m in "${order[@]}"; do cp "${modfile[$m]}" "$stage/lib/modules/sysvm/$m.ko";
 phase_end "kernel and initramfs"
 
 # 4. Boot: a copy-on-write layer over the cached image (the cache stays clean), the packages
-#    and checks.sh in a 9p share, the results back through it and the serial console.
+#    and checks.sh in a 9p share, the results back through it and the serial console. The
+#    layer is thrown away after the run, so its writes need not reach the host's disk
+#    (cache=unsafe: dpkg's many fsyncs cost minutes under emulation otherwise).
 run="$sysvm/run"
 rm -rf "$run"
 mkdir -p "$run/share/in/debs" "$run/share/out"
@@ -124,7 +126,7 @@ timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -
     -no-reboot -nographic -nic none \
     -kernel "$vmlinuz" -initrd "$sysvm/initramfs.cpio.gz" \
     -append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init systemd.show_status=error" \
-    -drive "file=$run/disk.qcow2,if=virtio,format=qcow2" \
+    -drive "file=$run/disk.qcow2,if=virtio,format=qcow2,cache=unsafe" \
     -device virtio-rng-pci \
     -virtfs "local,path=$run/share,mount_tag=sysvm,security_model=none,id=sysvm" \
     </dev/null >"$run/console.log" 2>&1
