@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_EXPOSURE = 2.0
 results = []
 
@@ -164,8 +165,11 @@ def main():
         check("sysusers.d makes the user idkiosk", re.search(r"^u idkiosk ", sysusers, re.M) is not None)
         check_unit(root, "idkiosk.service", files)
         check_binary(root, "/usr/bin/idkiosk")
+        build_info = open(os.path.join(REPO, "Sources/idkiosk/BuildInfo.swift")).read()
+        expected = re.search(r'static let version = "([^"]+)"', build_info).group(1)
         version = run([root + "/usr/bin/idkiosk", "version"])
-        check("idkiosk version runs", version.returncode == 0 and version.stdout.strip() != "", version.stdout.strip()[:80])
+        check(f"idkiosk version runs and says {expected} (BuildInfo.swift)",
+              version.returncode == 0 and version.stdout.startswith(f"idkiosk {expected} "), version.stdout.strip()[:80])
 
         # The configuration as installed: its models folder is the package's, and with that one
         # path pointed into the unpacked package the installed binary accepts every other key.
@@ -176,7 +180,7 @@ def main():
         moved = os.path.join(folder, "idkiosk.yaml")
         with open(moved, "w") as file:
             file.write(config.replace("models: /usr/share/idkiosk/models", "models: " + root + "/usr/share/idkiosk/models"))
-        diag = run([root + "/usr/bin/idkiosk", "--config", moved, "diag", "models", "--json"], timeout=120)
+        diag = run([root + "/usr/bin/idkiosk", "diag", "models", "--config", moved, "--json"], timeout=120)
         check("the installed configuration is valid and the packaged models load (idkiosk diag models)",
               diag.returncode == 0, f"exit {diag.returncode} " + (diag.stderr.strip() or diag.stdout.strip())[:300])
 

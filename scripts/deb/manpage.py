@@ -50,12 +50,18 @@ def option_label(argument):
     return label
 
 
-def visible(arguments):
-    return [a for a in arguments or [] if a.get("shouldDisplay", True)]
+COMMON = {"help", "version"}
 
 
-def describe_arguments(arguments, out):
-    for argument in visible(arguments):
+def visible(arguments, common=True):
+    """The arguments help shows; without --help and --version (common=False) under a subcommand,
+    where the root command's section already lists them."""
+    return [a for a in arguments or [] if a.get("shouldDisplay", True)
+            and (common or not {n["name"] for n in a.get("names") or []} & COMMON)]
+
+
+def describe_arguments(arguments, out, common=True):
+    for argument in visible(arguments, common):
         out.append(".TP")
         out.append("\\fB" + roff(option_label(argument)) + "\\fR")
         text = argument.get("abstract") or ""
@@ -71,9 +77,9 @@ def describe_arguments(arguments, out):
             out.append(roff(argument["discussion"]))
 
 
-def synopsis(path, command):
+def synopsis(path, command, common=True):
     words = ["\\fB" + roff(" ".join(path)) + "\\fR"]
-    for argument in visible(command.get("arguments")):
+    for argument in visible(command.get("arguments"), common):
         word = roff(synopsis_name(argument))
         if argument["kind"] == "option":
             word += " <" + roff(argument.get("valueName") or "value") + ">"
@@ -91,14 +97,14 @@ def subcommand_sections(path, command, out):
             continue
         sub_path = path + [sub["commandName"]]
         out.append(".SS " + roff(" ".join(sub_path[1:])))
-        out.append(synopsis(sub_path, sub))
+        out.append(synopsis(sub_path, sub, common=False))
         out.append(".PP")
         if sub.get("abstract"):
             out.append(roff(sub["abstract"]))
         if sub.get("discussion"):
             out.append(".PP")
             out.append(roff(sub["discussion"]))
-        describe_arguments(sub.get("arguments"), out)
+        describe_arguments(sub.get("arguments"), out, common=False)
         subcommand_sections(sub_path, sub, out)
 
 
