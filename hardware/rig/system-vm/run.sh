@@ -5,7 +5,7 @@
 # the STATUS= line, the watchdog, systemd-analyze security, upgrade, removal and purge.
 # Prints the time of each phase; exits 1 naming each check that failed, 124 when the VM hung.
 #
-# Variables: SYSVM_CACHE (.cache/system-vm), SYSVM_TIMEOUT (seconds for the whole VM, 900),
+# Variables: SYSVM_CACHE (.cache/system-vm), SYSVM_TIMEOUT (seconds for the whole VM, 1200),
 # SYSVM_DEBS (instead of running make deb twice: a folder holding idkiosk_<A>_amd64.deb, idkiosk_<B>_amd64.deb and
 # idkiosk-backend_<B>_amd64.deb, with SYSVM_VERSION_A and SYSVM_VERSION_B: skips make deb),
 # SYSVM_BUILT (the two paths make deb printed: version B is made already, only A is packed),
@@ -18,7 +18,7 @@ root=$(cd "$here/../../.." && pwd)
 abs() { case "$1" in /*) echo "$1" ;; *) echo "$root/$1" ;; esac; }
 sysvm=$(abs "${SYSVM_CACHE:-.cache/system-vm}")
 cache=$(abs "${RIG_CACHE:-.cache/rig}")     # kernel.sh's cache: the rig's kernel
-timeout_s=${SYSVM_TIMEOUT:-900}
+timeout_s=${SYSVM_TIMEOUT:-1200}
 mkdir -p "$sysvm" "$cache"
 
 say() { echo "system-vm: $*" >&2; }
