@@ -119,7 +119,8 @@ step_end "staging"
 step "man pages and shell completions (from the release binaries' own command line)"
 for product in idkiosk idkiosk-backend; do
     python3 scripts/deb/manpage.py "$tree/stage/$product" "$date" "$tree/stage/man/$product.1"
-    "$tree/stage/$product" --generate-completion-script bash > "$tree/stage/completions/$product.bash"
+    # bash-completion sources the file: a "#!/bin/bash" line would only mislead (lintian says so).
+    "$tree/stage/$product" --generate-completion-script bash | sed '1{/^#!/d}' > "$tree/stage/completions/$product.bash"
     "$tree/stage/$product" --generate-completion-script zsh > "$tree/stage/completions/_$product"
     "$tree/stage/$product" --generate-completion-script fish > "$tree/stage/completions/$product.fish"
 done
