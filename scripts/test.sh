@@ -63,6 +63,7 @@ stage_end "rig tests"
 
 stage "Debian packages (make deb: release build, packages, lintian; scripts/deb/check.py: their content, units, configuration)"
 deb_status=0
+debs=()
 deb_log=.cache/deb/make-deb.log
 mkdir -p .cache/deb
 if make --no-print-directory deb > "$deb_log" 2>&1; then
@@ -86,7 +87,7 @@ stage_end "Debian packages"
 
 stage "system test (the packages installed and run under systemd in a Debian 12 VM: make system-test)"
 system_status=0
-if [ "$deb_status" -eq 0 ]; then
+if [ ${#debs[@]} -eq 2 ]; then
     # The packages just made are version B of its upgrade check; it packs only version A.
     SYSVM_BUILT="${debs[*]}" make --no-print-directory system-test || system_status=$?
 else
