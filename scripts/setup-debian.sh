@@ -43,6 +43,9 @@ packages=(
 # gpio-sim and v4l2loopback built against the matching headers.
 if [ "${IDKIOSK_NO_RIG:-0}" != 1 ]; then
     packages+=(qemu-system-x86 busybox-static cpio linux-headers-amd64)
+    # the system test (make system-test): a Debian root filesystem made by mmdebstrap, booted
+    # with systemd on a copy-on-write layer (qemu-img)
+    packages+=(mmdebstrap qemu-utils)
 fi
 
 missing=()

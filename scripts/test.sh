@@ -63,6 +63,7 @@ stage_end "rig tests"
 
 stage "Debian packages (make deb: release build, packages, lintian; scripts/deb/check.py: their content, units, configuration)"
 deb_status=0
+debs=()
 deb_log=.cache/deb/make-deb.log
 mkdir -p .cache/deb
 if make --no-print-directory deb > "$deb_log" 2>&1; then
@@ -83,6 +84,17 @@ else
 fi
 stage_end "Debian packages"
 [ "$status" -ne 0 ] || status=$deb_status
+
+stage "system test (the packages installed and run under systemd in a Debian 12 VM: make system-test)"
+system_status=0
+if [ ${#debs[@]} -eq 2 ]; then
+    # The packages just made are version B of its upgrade check; it packs only version A.
+    SYSVM_BUILT="${debs[*]}" make --no-print-directory system-test || system_status=$?
+else
+    echo "==> skipped: make deb failed above, and the system test installs its packages"
+fi
+stage_end "system test"
+[ "$status" -ne 0 ] || status=$system_status
 
 stage "fuzz smoke (make fuzz's AddressSanitizer build in .build/fuzz, then every target for 3 s; a crash fails)"
 fuzz_status=0

@@ -5,6 +5,7 @@
 #   make rig-shell   boot the same VM with a shell on the console (interactive)
 #   make rig-powercut  stop a VM hard RIG_CUTS times (default 30) while the outbox writes to its disk
 #   make rig-clean   forget the cache (kernel, initramfs, results)
+#   make system-test   the Debian packages installed and run under systemd in a Debian 12 VM
 #
 # Needs Debian packages: qemu-system-x86 busybox-static cpio (and apt-get download
 # access for linux-image-6.1.0-*-amd64).
@@ -25,3 +26,8 @@ rig-powercut:
 
 rig-clean:
 	rm -rf $(RIG_CACHE)
+
+# The system test: the Debian packages under real systemd in a Debian 12 VM (system-vm/run.sh).
+.PHONY: system-test
+system-test:
+	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/system-vm/run.sh

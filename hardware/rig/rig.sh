@@ -30,52 +30,12 @@ done
 busybox=${RIG_BUSYBOX:-/bin/busybox}
 [ -x "$busybox" ] || die "busybox missing: apt-get install busybox-static"
 
-# 1. The kernel: Debian's linux-image-6.1.0-N-amd64, as linux-image-amd64 depends on it.
-kpkg=${RIG_KERNEL_PACKAGE:-}
-# The kernel whose headers are installed, so out-of-tree modules match it.
-if [ -z "$kpkg" ]; then
-    h=$(ls -d /usr/src/linux-headers-6.1.0-*-amd64 2>/dev/null | sort -V | tail -1 || true)
-    [ -n "$h" ] && kpkg=linux-image-${h#/usr/src/linux-headers-}
-fi
-if [ -z "$kpkg" ]; then
-    kpkg=$(ls "$cache"/debs/linux-image-6.1.0-*-amd64_*.deb 2>/dev/null | head -1 | xargs -r basename | cut -d_ -f1 || true)
-fi
-if [ -z "$kpkg" ]; then
-    kpkg=$(timeout 60 apt-cache depends linux-image-amd64 2>/dev/null | grep -o 'linux-image-6\.1\.0-[0-9]*-amd64' | head -1 || true)
-    [ -n "$kpkg" ] || kpkg=$(timeout 60 apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' | cut -d' ' -f1 | sort -V | tail -1)
-fi
-[ -n "$kpkg" ] || die "no linux-image-6.1.0-*-amd64 package found (apt-get update?)"
-kver=${kpkg#linux-image-}
-if ! ls "$cache"/debs/"$kpkg"_*.deb >/dev/null 2>&1; then
-    say "downloading $kpkg"
-    mkdir -p "$cache/debs"
-    (cd "$cache/debs" && timeout 600 apt-get download "$kpkg") || die "apt-get download $kpkg failed"
-fi
-if [ ! -f "$cache/kernel/boot/vmlinuz-$kver" ]; then
-    say "unpacking $kpkg"
-    rm -rf "$cache/kernel"
-    dpkg -x "$cache"/debs/"$kpkg"_*.deb "$cache/kernel"
-fi
-moddir="$cache/kernel/lib/modules/$kver/kernel"
+# 1. The kernel (kernel.sh: Debian's linux-image-6.1.0-N-amd64, downloaded once).
+. "$here/kernel.sh"
+rig_kernel
 
 # 2. Modules and their dependencies, in load order (from each module's .modinfo).
-declare -A modfile
-while IFS= read -r f; do
-    n=$(basename "$f" .ko); modfile[${n//-/_}]=$f
-done < <(find "$moddir" -name '*.ko')
-declare -A seen
-order=()
-add_module() {
-    local name=${1//-/_}
-    [ -n "${seen[$name]:-}" ] && return 0
-    seen[$name]=1
-    local f=${modfile[$name]:-}
-    [ -n "$f" ] || die "module $1 not in $kpkg"
-    local deps
-    deps=$(tr '\0' '\n' < "$f" | sed -n 's/^depends=//p' | head -1 | tr ',' ' ')
-    for d in $deps; do add_module "$d"; done
-    order+=("$name")
-}
+rig_modules_index
 if [ "$mode" = powercut ]; then
     # The disk (virtio-blk, ext4 with its CRC32C checksums) instead of the devices.
     for m in virtio_pci 9pnet_virtio 9p virtio_blk crc32c_generic ext4; do add_module "$m"; done
@@ -159,7 +119,7 @@ if [ "$mode" = powercut ]; then
     cp "$bin/outbox-drain-child" "$stage/rig/bin/"
     stage_libraries "$bin/outbox-drain-child"
     pack_initramfs
-    exec bash "$here/powercut.sh" "$cache/kernel/boot/vmlinuz-$kver" "$initramfs" "$cache/powercut" "${RIG_CUTS:-30}"
+    exec bash "$here/powercut.sh" "$vmlinuz" "$initramfs" "$cache/powercut" "${RIG_CUTS:-30}"
 fi
 bundle=$(ls -d "$bin"/*PackageTests.xctest | head -1)
 [ -x "$bundle" ] || die "no test bundle in $bin"
@@ -192,7 +152,7 @@ pack_initramfs
 results="$cache/results"
 rm -rf "$results"; mkdir -p "$results"
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp 2 -m 3072 -no-reboot -nographic
-    -kernel "$cache/kernel/boot/vmlinuz-$kver" -initrd "$initramfs"
+    -kernel "$vmlinuz" -initrd "$initramfs"
     -append "console=ttyS0 panic=-1 loglevel=4 rdinit=/init"
     -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results")
 if [ "$mode" = shell ]; then
