@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The integrator's identifiers of one journey, as a display's `startJourney` may name them
 /// (the seeds' `customerInternalReference`, `userReference` and `callbackUrl`). Each one
