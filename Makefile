@@ -17,7 +17,7 @@ build:
 	swift build --build-tests
 
 ## deb: the Debian packages idkiosk and idkiosk-backend (release build, runtime linked statically) in
-## .cache/deb/, paths printed last; DEB_VERSION=... overrides the version (docs/operators.md)
+## .cache/deb/, paths printed last; DEB_VERSION=... overrides the version, DEB_BUILD=debug packs the debug build (docs/operators.md)
 deb:
 	scripts/deb.sh
 

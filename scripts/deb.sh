@@ -37,13 +37,29 @@ step "vision models (make vision-models: made or fetched once, then cached)"
 make --no-print-directory vision-models
 step_end "vision models"
 
-release=(swift build -c release --static-swift-stdlib)
+# DEB_BUILD=debug packs the debug build instead. make test does: it has built that already, and
+# with a release build of its own CI did not finish within its 90 minutes on two cores. Only the two binaries are linked
+# again, with the runtime statically; the Foundation archives go in one linker group because
+# the debug objects, not dead-stripped, reach symbols across them in an order ld would
+# otherwise not resolve.
+case "${DEB_BUILD:-release}" in
+    release) build=(swift build -c release --static-swift-stdlib) ;;
+    debug)
+        build=(swift build --static-swift-stdlib -Xlinker --start-group)
+        for lib in Foundation FoundationEssentials FoundationInternationalization _FoundationICU \
+            _FoundationCShims _FoundationCollections CoreFoundation swiftSynchronization swiftCore \
+            dispatch BlocksRuntime; do
+            build+=(-Xlinker "-l$lib")
+        done
+        build+=(-Xlinker --end-group) ;;
+    *) fail "DEB_BUILD is '${DEB_BUILD}': release (the default) or debug" ;;
+esac
 for product in idkiosk idkiosk-backend; do
-    step "release build of $product (${release[*]} --product $product)"
-    run_filtered "${release[@]}" --product "$product" || fail "release build of $product failed"
-    step_end "release build of $product"
+    step "${DEB_BUILD:-release} build of $product (${build[*]} --product $product)"
+    run_filtered "${build[@]}" --product "$product" || fail "${DEB_BUILD:-release} build of $product failed"
+    step_end "${DEB_BUILD:-release} build of $product"
 done
-bin=$("${release[@]}" --show-bin-path)
+bin=$("${build[@]}" --show-bin-path)
 
 step "staging"
 out="$repo/.cache/deb"
@@ -116,7 +132,7 @@ open(target, "w").write(open(template).read().replace("@PACKAGES@", paragraphs))
 EOF
 step_end "staging"
 
-step "man pages and shell completions (from the release binaries' own command line)"
+step "man pages and shell completions (from the binaries' own command line)"
 for product in idkiosk idkiosk-backend; do
     python3 scripts/deb/manpage.py "$tree/stage/$product" "$date" "$tree/stage/man/$product.1"
     # bash-completion sources the file: a "#!/bin/bash" line would only mislead (lintian says so).

@@ -6,9 +6,9 @@
 # Prints the time of each phase; exits 1 naming each check that failed, 124 when the VM hung.
 #
 # Variables: SYSVM_CACHE (.cache/system-vm), SYSVM_TIMEOUT (seconds for the whole VM, 1200),
-# SYSVM_DEBS (instead of running make deb twice: a folder holding idkiosk_<A>_amd64.deb, idkiosk_<B>_amd64.deb and
+# SYSVM_DEBS (instead of running make deb: a folder holding idkiosk_<A>_amd64.deb, idkiosk_<B>_amd64.deb and
 # idkiosk-backend_<B>_amd64.deb, with SYSVM_VERSION_A and SYSVM_VERSION_B: skips make deb),
-# SYSVM_BUILT (the two paths make deb printed: version B is made already, only A is packed),
+# SYSVM_BUILT (the two paths make deb printed: version B is made already),
 # RIG_CACHE (.cache/rig: the kernel, shared with the rig).
 set -euo pipefail
 {
@@ -34,9 +34,8 @@ done
 busybox=${RIG_BUSYBOX:-/bin/busybox}
 [ -x "$busybox" ] || die "busybox missing: apt-get install busybox-static"
 
-# 1. The packages: version A and a newer version B of idkiosk (the upgrade check), and
-#    idkiosk-backend, from `make deb` (DEB_VERSION sets the version; the release build is
-#    made once, so B only packs again).
+# 1. The packages: version B of idkiosk and idkiosk-backend from `make deb`, and an older
+#    version A of idkiosk (the upgrade check), B's package under an older version number.
 phase "packages (make deb, versions A and B)"
 if [ -n "${SYSVM_DEBS:-}" ]; then
     debs=$(abs "$SYSVM_DEBS")
@@ -44,10 +43,10 @@ if [ -n "${SYSVM_DEBS:-}" ]; then
     version_b=${SYSVM_VERSION_B:?SYSVM_VERSION_B with SYSVM_DEBS}
 else
     # make deb prints the paths of the two packages on its last two lines. B is the version
-    # the tree builds; A, older (a ~ sorts before), is the same build packed as an earlier one.
-    make_deb() {  # make_deb LOG [VERSION]
-        (cd "$root" && DEB_VERSION="${2:-}" make --no-print-directory deb >"$1" 2>&1) ||
-            { tail -20 "$1" >&2; die "make deb ${2:+(version $2) }failed (log: $1)"; }
+    # the tree builds; A, older (a ~ sorts before), is the same build.
+    make_deb() {  # make_deb LOG
+        (cd "$root" && make --no-print-directory deb >"$1" 2>&1) ||
+            { tail -20 "$1" >&2; die "make deb failed (log: $1)"; }
         tail -n 2 "$1"
     }
     if [ -n "${SYSVM_BUILT:-}" ]; then
@@ -60,7 +59,15 @@ else
     debs=$(dirname "$deb_b_path")
     version_b=$(dpkg-deb -f "$deb_b_path" Version)
     version_a="$version_b~systest1"
-    make_deb "$sysvm/deb-a.log" "$version_a" >/dev/null
+    # A is B's content under an older version: unpacked, its control file's Version changed,
+    # packed again (gzip -1: the VM only installs it). The maintainer scripts are B's.
+    repack="$sysvm/repack"
+    rm -rf "$repack"
+    dpkg-deb -R "$deb_b_path" "$repack" || die "dpkg-deb could not unpack $deb_b_path"
+    sed -i "s/^Version: .*/Version: $version_a/" "$repack/DEBIAN/control"
+    dpkg-deb -Zgzip -z1 -b "$repack" "$debs/idkiosk_${version_a}_amd64.deb" >/dev/null ||
+        die "dpkg-deb could not pack version $version_a"
+    rm -rf "$repack"
 fi
 deb_a="$debs/idkiosk_${version_a}_amd64.deb"
 deb_b="$debs/idkiosk_${version_b}_amd64.deb"
