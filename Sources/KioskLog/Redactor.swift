@@ -1,3 +1,5 @@
+import Foundation
+
 /// Removes personal data from log text: the last line of defence after `Sensitive`.
 ///
 /// Metadata keys that name personal data have their values replaced whole; message
@@ -21,9 +23,10 @@ public struct Redactor: Sendable {
         Self.words(of: key).contains { Self.personalKeyWords.contains($0) }
     }
 
-    /// `text` with every personal-looking fragment replaced.
+    /// `text` with every personal-looking fragment replaced, and an HTTP credential after
+    /// `Bearer` or `Basic` (RFC 6750, RFC 7617) replaced whole.
     public func redact(_ text: String) -> String {
-        var out = text
+        var out = Self.redactCredentials(text)
         for pattern in Self.patterns {
             out = out.replacing(pattern.regex, with: pattern.replacement)
         }
@@ -32,11 +35,10 @@ public struct Redactor: Sendable {
 
     /// A log line as a log handler wrote it (`key=value` fields after the message, or a
     /// JSON object), with what `redact(_:)` finds replaced and the values of fields whose
-    /// key names personal data (``isPersonal(key:)``) replaced whole; a `Bearer` or `Basic`
-    /// credential too. For logs read back from journald or a file, where a line may come
-    /// from a handler that redacted less.
+    /// key names personal data (``isPersonal(key:)``) replaced whole. For logs read back from
+    /// journald or a file, where a line may come from a handler that redacted less.
     public func redact(logLine line: String) -> String {
-        var out = line.replacing(Self.credential) { match in "\(match.1) \(Self.replacement)" }
+        var out = Self.redactCredentials(line)
         out = out.replacing(Self.field) { match in
             isPersonal(key: String(match.2)) ? "\(match.1)\(match.2)=\(Self.replacement)" : String(match.0)
         }
@@ -49,7 +51,27 @@ public struct Redactor: Sendable {
     // `key=value` or `key="quoted value"` after a space, as StructuredLogHandler writes them.
     nonisolated(unsafe) private static let field = #/(^|\s)([A-Za-z_][A-Za-z0-9_.-]*)=("(?:[^"\\]|\\.)*"|\S*)/#
     nonisolated(unsafe) private static let jsonField = #/"([A-Za-z_][A-Za-z0-9_.-]*)"\s*:\s*"(?:[^"\\]|\\.)*"/#
-    nonisolated(unsafe) private static let credential = #/(?i)(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/#
+    // A scheme and its credential: RFC 6750's b64token for Bearer, base64 for Basic.
+    nonisolated(unsafe) private static let bearer = #/(?i)\b(bearer)\s+([A-Za-z0-9._~+\/-]+=*)/#
+    nonisolated(unsafe) private static let basic = #/(?i)\b(basic)\s+([A-Za-z0-9+\/]+={0,2})/#
+
+    /// `text` with the credential after `Bearer` (8 characters or more) or `Basic` (base64 of
+    /// `user:password`, RFC 7617) replaced. Words that only follow the scheme's name stay:
+    /// "Basic Access Control" is not base64 of a user and password, "bearer token" too short.
+    static func redactCredentials(_ text: String) -> String {
+        var out = text.replacing(bearer) { match in
+            match.2.count >= 8 ? "\(match.1) \(replacement)" : String(match.0)
+        }
+        out = out.replacing(basic) { match in
+            let encoded = String(match.2)
+            let padded = encoded + String(repeating: "=", count: (4 - encoded.count % 4) % 4)
+            guard let decoded = Data(base64Encoded: padded), decoded.contains(UInt8(ascii: ":")) else {
+                return String(match.0)
+            }
+            return "\(match.1) \(replacement)"
+        }
+        return out
+    }
 
     private struct Pattern: @unchecked Sendable {
         let regex: Regex<AnyRegexOutput>

@@ -40,6 +40,31 @@ import Testing
         #expect(!text.contains("120415"))
     }
 
+    /// The station's own handler, not only a support bundle's reading of the log, removes
+    /// an HTTP credential wherever it appears: in the message or in a metadata value.
+    @Test(arguments: StructuredLogHandler.Format.allCases)
+    func credentialsNeverReachTheLog(format: StructuredLogHandler.Format) {
+        let (log, lines) = logger(format)
+        log.debug("request sent with Authorization: Bearer c2VjcmV0LXRva2Vu")
+        log.debug("token request", metadata: ["header": "Basic c3RhdGlvbjpzZWNyZXQ", "retry": "bearer q1w2e3r4t5y6"])
+        let text = lines().joined(separator: "\n")
+        #expect(lines().count == 2)
+        for value in ["c2VjcmV0LXRva2Vu", "c3RhdGlvbjpzZWNyZXQ", "q1w2e3r4t5y6"] {
+            #expect(!text.contains(value), "\(value) leaked into: \(text)")
+        }
+        #expect(text.contains("Bearer <redacted>"), "\(text)")
+        #expect(text.contains("Basic <redacted>"), "\(text)")
+    }
+
+    /// Words after the schemes' names that are no credential stay readable.
+    @Test func theSchemesNamesAloneStay() {
+        let (log, lines) = logger()
+        log.info("chip read with Basic Access Control; bearer token refreshed")
+        #expect(lines().first?.hasSuffix("chip read with Basic Access Control; bearer token refreshed") == true, "\(lines())")
+        let line = Redactor().redact(logLine: "<6>idkiosk: Basic Access Control failed, trying PACE")
+        #expect(line == "<6>idkiosk: Basic Access Control failed, trying PACE")
+    }
+
     @Test func operationalDataSurvives() {
         let (log, lines) = logger()
         log.notice(
