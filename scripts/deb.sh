@@ -38,43 +38,33 @@ make --no-print-directory vision-models
 step_end "vision models"
 
 # DEB_BUILD=debug packs the debug build instead. make test does: it has built that already, and
-# with a release build of its own CI did not finish within its 90 minutes on two cores. Only the two binaries are linked
-# again, with the runtime statically; the Foundation archives go in one linker group because
-# the debug objects, not dead-stripped, reach symbols across them in an order ld would
-# otherwise not resolve.
-case "${DEB_BUILD:-release}" in
-    release) build=(swift build -c release --static-swift-stdlib) ;;
-    debug)
-        build=(swift build --static-swift-stdlib -Xlinker --start-group)
-        for lib in Foundation FoundationEssentials FoundationInternationalization _FoundationICU \
-            _FoundationCShims _FoundationCollections CoreFoundation swiftSynchronization swiftCore \
-            dispatch BlocksRuntime; do
-            build+=(-Xlinker "-l$lib")
-        done
-        build+=(-Xlinker --end-group) ;;
-    *) fail "DEB_BUILD is '${DEB_BUILD}': release (the default) or debug" ;;
-esac
-# A product's own module is compiled for the runtime it links (a statically linked one names
-# the static archives in its objects) and SwiftPM does not compile it again when only that
-# changes: in the debug build it shares with make test, those objects go before the static
-# link and after it, so neither link gets the other's.
-forget_main_modules() {
-    [ "${DEB_BUILD:-release}" = debug ] || return 0
-    local debug
-    debug=$(swift build --show-bin-path)
-    rm -f "$debug"/idkiosk.build/*.o "$debug"/idkiosk_backend.build/*.o
-}
-forget_main_modules
-for product in idkiosk idkiosk-backend; do
-    step "${DEB_BUILD:-release} build of $product (${build[*]} --product $product)"
-    run_filtered "${build[@]}" --product "$product" || fail "${DEB_BUILD:-release} build of $product failed"
-    step_end "${DEB_BUILD:-release} build of $product"
-done
-bin=$("${build[@]}" --show-bin-path)
+# with a release build of its own CI did not finish within its 90 minutes on two cores. The
+# debug build stays as it is; scripts/deb/link-static.py links its two binaries again, with
+# the runtime statically, from SwiftPM's own link commands.
 binaries=$(mktemp -d)
 trap 'rm -rf "$binaries"' EXIT
-cp "$bin/idkiosk" "$bin/idkiosk-backend" "$binaries/"
-forget_main_modules
+case "${DEB_BUILD:-release}" in
+    release)
+        build=(swift build -c release --static-swift-stdlib)
+        for product in idkiosk idkiosk-backend; do
+            step "release build of $product (${build[*]} --product $product)"
+            run_filtered "${build[@]}" --product "$product" || fail "release build of $product failed"
+            step_end "release build of $product"
+        done
+        bin=$("${build[@]}" --show-bin-path)
+        cp "$bin/idkiosk" "$bin/idkiosk-backend" "$binaries/" ;;
+    debug)
+        build=(swift build)
+        bin=$("${build[@]}" --show-bin-path)
+        for product in idkiosk idkiosk-backend; do
+            step "debug build of $product, linked again with the runtime statically (scripts/deb/link-static.py)"
+            run_filtered "${build[@]}" --product "$product" || fail "debug build of $product failed"
+            run_filtered python3 scripts/deb/link-static.py "$product" "$binaries/$product" ||
+                fail "linking $product with the runtime statically failed"
+            step_end "debug build of $product"
+        done ;;
+    *) fail "DEB_BUILD is '${DEB_BUILD}': release (the default) or debug" ;;
+esac
 
 step "staging"
 out="$repo/.cache/deb"
