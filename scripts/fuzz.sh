@@ -8,28 +8,38 @@
 # a cap for the targets too slow for 10^6, see docs/fuzzing.md). Prints each target's executions, executions a second, coverage
 # (libFuzzer's final cov: and ft:) and time, then a table of all. A crash, or an input that
 # takes over 60 s, leaves its input in .cache/fuzz/crashes/ and fails the run;
-# `idkiosk-fuzz[-station] TARGET FILE` (a normal build) replays it. `make test` runs this
-# as a smoke with FUZZ_SECONDS=3.
+# `idkiosk-fuzz[-station] TARGET FILE` (a normal build) replays it.
+#
+# `scripts/fuzz.sh --replay` (what make test runs): no AddressSanitizer build and no fuzzing.
+# The normal build's idkiosk-fuzz and idkiosk-fuzz-station run every input of every target's
+# corpus (the seeds below, what earlier `make fuzz` runs kept in .cache/fuzz/TARGET,
+# Fuzz/regressions/TARGET-*, and .cache/fuzz/crashes/TARGET-*), each once and with
+# FUZZ_MUTATIONS (default 200) deterministic mutations; a crash or a non-zero exit fails, and
+# the log's last "input:" line names the input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+replay=0
+[ "${1:-}" = --replay ] && replay=1
 runs=${FUZZ_RUNS:-1000000}
 # The cap of one target: FUZZ_SECONDS when set, else 600 s (config 1500 s: 10^6 YAML parses).
 cap() { if [ -n "${FUZZ_SECONDS:-}" ]; then echo "$FUZZ_SECONDS"; elif [ "$1" = config ]; then echo 1500; else echo 600; fi; }
 targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text aamva finder mrz-reader face dg2 tlv lds sod sm atr display-command config"}
-runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
-libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
-[ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
-make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data >/dev/null
-echo "==> building idkiosk-fuzz and idkiosk-fuzz-station with coverage and AddressSanitizer (.build/fuzz)"
-build_start=$(date +%s)
-# No index store and line tables only: nothing here reads the index, an ASan report needs
-# only lines, and the build takes about half as long (docs/fuzzing.md).
-for product in idkiosk-fuzz idkiosk-fuzz-station; do
-    swift build --build-path .build/fuzz --product "$product" --disable-index-store -Xswiftc -gline-tables-only \
-        -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
-        -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
-done
-echo "==> built in $(( $(date +%s) - build_start )) s"
+if [ "$replay" = 0 ]; then
+    runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
+    libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
+    [ -f "$libfuzzer" ] || { echo "libFuzzer (libclang_rt.fuzzer_no_main) is not in the Swift toolchain" >&2; exit 1; }
+    make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data >/dev/null
+    echo "==> building idkiosk-fuzz and idkiosk-fuzz-station with coverage and AddressSanitizer (.build/fuzz)"
+    build_start=$(date +%s)
+    # No index store and line tables only: nothing here reads the index, an ASan report needs
+    # only lines, and the build takes about half as long (docs/fuzzing.md).
+    for product in idkiosk-fuzz idkiosk-fuzz-station; do
+        swift build --build-path .build/fuzz --product "$product" --disable-index-store -Xswiftc -gline-tables-only \
+            -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp -Xswiftc -sanitize=address -Xswiftc -DFUZZING \
+            -Xlinker "$libfuzzer" -Xlinker -lstdc++ 2>&1 | grep -v "prohibited flag(s): -pthread" | tail -3
+    done
+    echo "==> built in $(( $(date +%s) - build_start )) s"
+fi
 mkdir -p .cache/fuzz/crashes
 seed() { # seed TARGET FILE...: copies the first files given into the target's corpus once
     local dir=.cache/fuzz/$1; shift
@@ -130,6 +140,35 @@ open("/tmp/idkiosk-seed-config/flow.yaml", "w").write(
     "journey: {workflow: authentication, start: [reference]}\ndisplay: &d {host: 127.0.0.1, port: 8400}\nstatus: *d\n")
 PY
 seed config /tmp/idkiosk-seed-config/*.yaml
+
+if [ "$replay" = 1 ]; then
+    # Every input once, in the normal build (FuzzDriver replays the files it is given).
+    bin_dir=$(readlink -f .build/debug)
+    # Each input and FUZZ_MUTATIONS (default 200) deterministic mutations of it (FuzzDriver's Mutation).
+    mutations=${FUZZ_MUTATIONS:-200}
+    status=0
+    total=0
+    for target in $targets; do
+        bin=$bin_dir/idkiosk-fuzz
+        case $target in display-command | config) bin=$bin_dir/idkiosk-fuzz-station ;; esac
+        [ -x "$bin" ] || { echo "$bin is not built: swift build --build-tests" >&2; exit 1; }
+        inputs=()
+        for f in .cache/fuzz/"$target"/* Fuzz/regressions/"$target"-* .cache/fuzz/crashes/"$target"-*; do
+            [ -f "$f" ] && inputs+=("$f")
+        done
+        [ ${#inputs[@]} -gt 0 ] || { echo "FAILED: $target has no input to replay (its seeds above made none)"; status=1; continue; }
+        log=.cache/fuzz/$target.replay.log
+        if FUZZ_MUTATIONS=$mutations IDKIOSK_MODELS=.cache/models "$bin" "$target" "${inputs[@]}" > "$log" 2>&1; then
+            total=$(( total + ${#inputs[@]} ))
+        else
+            echo "FAILED: $target on one of its ${#inputs[@]} inputs (see $log)"
+            tail -20 "$log"
+            status=1
+        fi
+    done
+    echo "==> replayed $total inputs of $(echo $targets | wc -w) targets, each with $mutations mutations"
+    exit "$status"
+fi
 
 # One line a target, and the table of all at the end: libFuzzer's final figures.
 table="| target | executions | exec/s | coverage (cov / ft) | time | crash |"$'\n'"| --- | ---: | ---: | --- | ---: | --- |"

@@ -39,13 +39,30 @@ public enum FuzzDriver {
         }
         exit(status)
         #else
+        // FUZZ_MUTATIONS=N: each file, then N deterministic mutations of it (make test's replay:
+        // a smoke without the AddressSanitizer build, whose inputs a failure names for a rerun).
+        let mutations = Int(ProcessInfo.processInfo.environment["FUZZ_MUTATIONS"] ?? "") ?? 0
+        var ran = 0
         for path in arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else { fail("\(name): cannot read \(path)", status: 66) }
-            run(target, [UInt8](data))
+            let bytes = [UInt8](data)
+            announce("\(path)")
+            run(target, bytes)
+            ran += 1
+            for index in 0..<mutations {
+                announce("\(path) mutation \(index)")
+                run(target, Mutation.apply(index, to: bytes))
+                ran += 1
+            }
         }
-        print("\(target): \(arguments.count - 1) input(s) ran")
+        print("\(target): \(arguments.count - 1) input(s) ran" + (mutations > 0 ? ", \(ran) with \(mutations) mutations each" : ""))
         exit(0)
         #endif
+    }
+
+    /// Names the input about to run on standard error, so that a crash's last line says which.
+    static func announce(_ input: String) {
+        FileHandle.standardError.write(Data("input: \(input)\n".utf8))
     }
 
     static func fail(_ message: String, status: Int32) -> Never {
