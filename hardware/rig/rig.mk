@@ -2,6 +2,7 @@
 # the Camera and Flash rig tests inside the VM. Included by the main Makefile.
 #
 #   make rig-test    build what is missing (cached in .cache/rig), boot, run, report
+#   make rig-prepare only the kernel and its modules (make test, beside its build)
 #   make rig-shell   boot the same VM with a shell on the console (interactive)
 #   make rig-powercut  stop a VM hard RIG_CUTS times (default 30) while the outbox writes to its disk
 #   make rig-clean   forget the cache (kernel, initramfs, results)
@@ -13,7 +14,10 @@
 RIG_DIR ?= hardware/rig
 RIG_CACHE ?= .cache/rig
 
-.PHONY: rig-test rig-shell rig-powercut rig-clean
+.PHONY: rig-test rig-prepare rig-shell rig-powercut rig-clean
+
+rig-prepare:
+	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh prepare
 
 rig-test:
 	RIG_CACHE=$(RIG_CACHE) bash $(RIG_DIR)/rig.sh test

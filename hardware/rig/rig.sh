@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds and boots the rig VM; see rig.mk. Usage: rig.sh test|shell|powercut
+# Builds and boots the rig VM; see rig.mk. Usage: rig.sh test|shell|powercut|prepare
+#
+# prepare: the kernel and the modules built for it, nothing booted (make test, beside its build).
 #
 # powercut: a small VM with the outbox on a virtual ext4 disk, stopped hard RIG_CUTS
 # times (default 30) while outbox-drain-child writes; powercut.sh runs the cuts.
@@ -68,6 +70,12 @@ if [ "${RIG_V4L2LOOPBACK:-1}" = 1 ] && [ "$mode" != powercut ]; then
     fi
 fi
 
+# prepare: only the kernel and the modules built for it (make test does this beside its build).
+if [ "$mode" = prepare ]; then
+    say "prepared: $kpkg and its modules (${order[*]})"
+    exit 0
+fi
+
 # 3. The test bundle and every shared library it loads (Swift Testing has no static
 #    library in the toolchain, so the bundle goes in with its libraries).
 build_flags=${SWIFT_BUILD_FLAGS:-}
@@ -82,8 +90,15 @@ else
     stage="$cache/initramfs"
     initramfs="$cache/initramfs.cpio.gz"
 fi
-(cd "$root" && swift build "${build_what[@]}" $build_flags >"$cache/build.log" 2>&1) || { tail -30 "$cache/build.log"; die "swift build failed"; }
-bin=$(cd "$root" && swift build --show-bin-path $build_flags)
+# RIG_BIN: a build already made (make test runs the rig beside its tests, and a second
+# SwiftPM would wait for the lock the running tests hold): nothing is built, its files are taken.
+if [ -n "${RIG_BIN:-}" ]; then
+    bin=$RIG_BIN
+    say "taking the build in $bin (RIG_BIN)"
+else
+    (cd "$root" && swift build "${build_what[@]}" $build_flags >"$cache/build.log" 2>&1) || { tail -30 "$cache/build.log"; die "swift build failed"; }
+    bin=$(cd "$root" && swift build --show-bin-path $build_flags)
+fi
 
 # Copies every shared library the executables given load (as ldd names them) into the initramfs.
 stage_libraries() {

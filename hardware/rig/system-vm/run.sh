@@ -10,9 +10,15 @@
 # idkiosk-backend_<B>_amd64.deb, with SYSVM_VERSION_A and SYSVM_VERSION_B: skips make deb),
 # SYSVM_BUILT (the two paths make deb printed: version B is made already),
 # RIG_CACHE (.cache/rig: the kernel, shared with the rig).
+#
+# run.sh --prepare: only the root filesystem, for the packages that depends.list names (make
+# test makes it beside its build, before the packages exist; a run whose packages need more
+# makes it again and says which to add to depends.list).
 set -euo pipefail
 {
 
+prepare=0
+[ "${1:-}" = --prepare ] && prepare=1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 abs() { case "$1" in /*) echo "$1" ;; *) echo "$root/$1" ;; esac; }
@@ -33,6 +39,39 @@ for tool in qemu-system-x86_64 qemu-img cpio gzip dpkg-deb; do
 done
 busybox=${RIG_BUSYBOX:-/bin/busybox}
 [ -x "$busybox" ] || die "busybox missing: apt-get install busybox-static"
+
+# 2. The root filesystem, made again only when rootfs.sh changes or the packages depend on
+#    a package it lacks (they are installed in advance: the VM has no network). depends.list
+#    names what the packages depended on when it was last written, so that make test can
+#    make the image before the packages exist.
+listed=$(sed 's/#.*//' "$here/depends.list" | xargs -n1 | sort -u)
+image="$sysvm/rootfs.img"
+ensure_rootfs() {  # ensure_rootfs PACKAGE...: the image holds at least these
+    local depends key lacking reason=""
+    depends=$(printf '%s\n' "$@" | sort -u)
+    key=$(sha256sum "$here/rootfs.sh" | cut -d' ' -f1)
+    lacking=$(comm -23 <(echo "$depends") <(sort -u "$sysvm/rootfs.packages" 2>/dev/null) | xargs)
+    [ -f "$image" ] || reason="no image yet"
+    [ -n "$reason" ] || [ "$(cat "$sysvm/rootfs.key" 2>/dev/null)" = "$key" ] || reason="rootfs.sh changed"
+    [ -n "$reason" ] || [ -z "$lacking" ] || reason="the packages need $lacking"
+    if [ -z "$reason" ]; then
+        say "cache hit ($(du -h "$image" | cut -f1) used)"
+        return 0
+    fi
+    say "building it: $reason"
+    rm -f "$sysvm/rootfs.key"
+    # shellcheck disable=SC2086
+    bash "$here/rootfs.sh" "$image" $depends > "$sysvm/rootfs.log" 2>&1 || { tail -30 "$sysvm/rootfs.log"; die "building the root filesystem failed ($sysvm/rootfs.log)"; }
+    echo "$depends" > "$sysvm/rootfs.packages"
+    echo "$key" > "$sysvm/rootfs.key"
+}
+if [ "$prepare" = 1 ]; then
+    phase "root filesystem for the packages of depends.list (mmdebstrap; cached in $sysvm)"
+    # shellcheck disable=SC2086
+    ensure_rootfs $listed
+    phase_end "root filesystem"
+    exit 0
+fi
 
 # 1. The packages: version B of idkiosk and idkiosk-backend from `make deb`, and an older
 #    version A of idkiosk (the upgrade check), B's package under an older version number.
@@ -75,28 +114,13 @@ deb_backend="$debs/idkiosk-backend_${version_b}_amd64.deb"
 for f in "$deb_a" "$deb_b" "$deb_backend"; do [ -f "$f" ] || die "missing package $f"; done
 phase_end "packages"
 
-# 2. The root filesystem, made again only when rootfs.sh changes or the packages depend on
-#    a package it lacks (they are installed in advance: the VM has no network).
 phase "root filesystem (mmdebstrap; cached in $sysvm)"
 depends=$(for f in "$deb_a" "$deb_b" "$deb_backend"; do dpkg-deb -f "$f" Depends; done |
     tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/[[:space:]]//g' | { grep -v '^$' || true; } | sort -u)
-key=$(sha256sum "$here/rootfs.sh" | cut -d' ' -f1)
-image="$sysvm/rootfs.img"
-lacking=$(comm -23 <(echo "$depends") <(sort -u "$sysvm/rootfs.packages" 2>/dev/null) | xargs)
-reason=""
-[ -f "$image" ] || reason="no image yet"
-[ -n "$reason" ] || [ "$(cat "$sysvm/rootfs.key" 2>/dev/null)" = "$key" ] || reason="rootfs.sh changed"
-[ -n "$reason" ] || [ -z "$lacking" ] || reason="the packages need $lacking"
-if [ -z "$reason" ]; then
-    say "cache hit ($(du -h "$image" | cut -f1) used)"
-else
-    say "building it: $reason"
-    rm -f "$sysvm/rootfs.key"
-    # shellcheck disable=SC2086
-    bash "$here/rootfs.sh" "$image" $depends > "$sysvm/rootfs.log" 2>&1 || { tail -30 "$sysvm/rootfs.log"; die "building the root filesystem failed ($sysvm/rootfs.log)"; }
-    echo "$depends" > "$sysvm/rootfs.packages"
-    echo "$key" > "$sysvm/rootfs.key"
-fi
+unlisted=$(comm -23 <(echo "$depends") <(echo "$listed") | xargs)
+[ -z "$unlisted" ] || say "WARNING: the packages depend on $unlisted, which $here/depends.list does not name: add them, so that make test makes the image before the packages"
+# shellcheck disable=SC2086
+ensure_rootfs $depends $listed
 phase_end "root filesystem"
 
 # 3. The kernel (the rig's, downloaded once) and an initramfs that mounts the root filesystem.
