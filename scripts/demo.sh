@@ -33,10 +33,26 @@ run_filtered() {
     return "${PIPESTATUS[0]}"
 }
 
-scripts/setup-debian.sh
-echo "==> building idkiosk and idkiosk-backend"
-run_filtered swift build --product idkiosk
-run_filtered swift build --product idkiosk-backend
+demo_start=$(date +%s)
+# Only what the demo needs (no browser, VMs or packaging tools: make test installs those).
+scripts/setup-debian.sh --demo
+# The demo's data beside the build: the MRZ model and the face models, the document recording
+# and the simulated person (make demo-data: only these, not the test data sets).
+mkdir -p .cache
+make --no-print-directory -j2 --output-sync=target demo-data > .cache/demo-data.log 2>&1 &
+data_pid=$!
+echo "==> building idkiosk and idkiosk-backend (the demo's data is made beside it: .cache/demo-data.log)"
+build_status=0
+run_filtered swift build --product idkiosk || build_status=$?
+[ "$build_status" -ne 0 ] || run_filtered swift build --product idkiosk-backend || build_status=$?
+data_status=0
+wait "$data_pid" || data_status=$?
+if [ "$data_status" -ne 0 ]; then
+    tail -30 .cache/demo-data.log
+    echo "demo: making the demo's data failed (log: .cache/demo-data.log)" >&2
+    exit 1
+fi
+[ "$build_status" -eq 0 ] || { echo "demo: the build failed" >&2; exit 1; }
 bin=$(swift build --show-bin-path)
 
 state=$here/.state/demo
@@ -64,8 +80,7 @@ else
 fi
 
 # The camera: the generated recording of a passport page placed on the platen (OCR-B MRZ,
-# scripts/vision-data), from which the station reads the chip key, and a drawn face.
-make --no-print-directory -j2 --output-sync=target vision-data vision-models face-data
+# scripts/vision-data, made above), from which the station reads the chip key, and a drawn face.
 "$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null
 cp .cache/vision-data/sequences/demo-document.mjpeg "$state/recordings/document.mjpeg"
 # The face: the simulated person of scripts/face-data (Eileen Collins, NASA, public domain),
@@ -129,7 +144,7 @@ chip:
 YAML
 
 for _ in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/8480) 2>/dev/null && break; sleep 0.1; done
-echo "==> idkiosk serve (configuration: $state/idkiosk.yaml)"
+echo "==> idkiosk serve (configuration: $state/idkiosk.yaml); make demo took $(( $(date +%s) - demo_start )) s to here"
 if [ "$autopilot" -eq 1 ]; then
     echo "    a scripted person runs one journey; open the display URL to watch it"
     "$bin/idkiosk" serve --config "$state/idkiosk.yaml" --autopilot 1 --exit-after-autopilot &

