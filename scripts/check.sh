@@ -52,8 +52,16 @@ echo "==> build (swift build --build-tests, incremental)"
 run_filtered swift build --build-tests || { echo "==> build FAILED"; exit 1; }
 took "build"
 
-# The real PC/SC stack: one pcscd, reused when one runs already (the tests take its readers).
-scripts/pcscd-vpcd.sh start --reuse >/dev/null
+# The real PC/SC stack: one pcscd, reused when one runs already (the tests take its readers);
+# one started here is stopped at the end (a pcscd left running would stop make test's own).
+started_pcscd=0
+if ! scripts/pcscd-vpcd.sh status >/dev/null 2>&1 && ! pgrep -x pcscd >/dev/null; then
+    scripts/pcscd-vpcd.sh start >/dev/null
+    started_pcscd=1
+else
+    scripts/pcscd-vpcd.sh start --reuse >/dev/null
+fi
+trap '[ "$started_pcscd" -eq 0 ] || scripts/pcscd-vpcd.sh stop >/dev/null || true' EXIT
 export IDKIOSK_PCSCD=1
 
 echo "==> tests"
