@@ -54,6 +54,8 @@ stage_end "set-up"
 vm_prepare() {
     local start
     start=$(date +%s)
+    # Beside the build and the data, which the tests wait for: the VMs' inputs yield to them.
+    renice -n 10 -p "$BASHPID" >/dev/null
     echo "==> VM preparation"
     local rc=0
     make --no-print-directory rig-prepare || rc=$?
@@ -125,6 +127,9 @@ cat "$logs/vm-prepare.log"
 # The VM stages, one after another, beside the tests. Each prints its stage lines into its log.
 vm_stages() {
     local start status=0 rig_status=0 deb_status=0 system_status=0
+    # The tests come first: their browser journeys wait on the station's frames with time
+    # limits, and the emulated VMs would take both cores. The VMs use what the tests leave.
+    renice -n 10 -p "$BASHPID" >/dev/null
     bin=$(readlink -f .build/debug)
 
     start=$(date +%s)
