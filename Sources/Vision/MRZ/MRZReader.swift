@@ -29,9 +29,21 @@ public struct MRZReader: Sendable {
     /// - Returns: the reading, or nil when no MRZ is on the crop (a card's front, a blank
     ///   or unreadable image): that is an answer, not an error.
     public func read(_ crop: LumaImage) -> MRZReading? {
-        let upright = readOriented(crop, upsideDown: false)
+        read(crop, searchFrom: MRZBand.searchFrom)
+    }
+
+    /// Reads the MRZ of a crop of the zone alone (``MRZLocator``'s): its lines are looked for
+    /// over the whole height, in either orientation.
+    public func readZone(_ crop: LumaImage) -> MRZReading? {
+        read(crop, searchFrom: 0, loose: true)
+    }
+
+    func read(_ crop: LumaImage, searchFrom: Float, loose: Bool = false) -> MRZReading? {
+        let upright = readOriented(crop, upsideDown: false, searchFrom: searchFrom, loose: loose)
         if let upright, upright.allCheckDigitsHold { return upright }
-        let turned = readOriented(LumaImage(width: crop.width, height: crop.height, pixels: crop.pixels.reversed()), upsideDown: true)
+        let turned = readOriented(
+            LumaImage(width: crop.width, height: crop.height, pixels: crop.pixels.reversed()), upsideDown: true, searchFrom: searchFrom,
+            loose: loose)
         switch (upright, turned) {
         case (nil, let turned): return turned
         case (let upright, nil): return upright
@@ -41,9 +53,9 @@ public struct MRZReader: Sendable {
         }
     }
 
-    func readOriented(_ image: LumaImage, upsideDown: Bool) -> MRZReading? {
+    func readOriented(_ image: LumaImage, upsideDown: Bool, searchFrom: Float = MRZBand.searchFrom, loose: Bool = false) -> MRZReading? {
         let nominalPitch = Self.pitchMillimetres * pixelsPerMillimetre
-        guard let band = MRZBand.find(in: image, pitch: nominalPitch) else { return nil }
+        guard let band = MRZBand.find(in: image, pitch: nominalPitch, from: searchFrom, loose: loose) else { return nil }
         guard let format = Self.format(of: band, nominalPitch: nominalPitch) else { return nil }
         var features = [Float](repeating: 0, count: model.cellWidth * model.cellHeight)
         var probabilities = [Float](repeating: 0, count: model.alphabet.count)
@@ -67,15 +79,59 @@ public struct MRZReader: Sendable {
         return MRZReading(format: format, lines: lines, upsideDown: upsideDown)
     }
 
-    /// The layout whose line count fits the band and whose pitch fits its lines' length best.
+    /// ICAO 9303's nominal line pitch of the MRZ (six lines to the inch), for a scale first guessed.
+    static let linePitchMillimetres: Float = 4.23
+
+    /// The layout whose line count fits the band and whose length in characters fits its lines.
+    ///
+    /// The length is counted in the line's own character pitch (the period of its column
+    /// profile: OCR-B in the MRZ is monospaced), not in the crop's nominal scale: ID-2 and
+    /// ID-3 share an aspect ratio, so a TD2 card may come cropped at an ID-3 page's scale (its
+    /// 36 characters then span what 43 would at that scale), and a zone found first is cut at a
+    /// scale only guessed. Where no period shows, the nominal pitch says.
     static func format(of band: MRZBand, nominalPitch: Float) -> MRZReading.Format? {
-        let span = band.lines.map { $0.right - $0.left }.reduce(0, +) / Float(band.lines.count)
         let formats = MRZReading.Format.allCases.filter { $0.lineCount == band.lines.count }
-        let scored = formats.map { format in
-            (format, abs(span / (Float(format.lineLength) - 1 + inkWidth) / nominalPitch - 1))
+        let counts = band.lines.map { line -> Float in
+            let span = line.right - line.left
+            let pitch = period(of: line, nominalPitch: nominalPitch) ?? nominalPitch
+            return span / pitch + 1 - inkWidth
         }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 0.2 else { return nil }
+        let characters = counts.max() ?? 0
+        let scored = formats.map { ($0, abs(characters - Float($0.lineLength))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
         return best.0
+    }
+
+    /// The character pitch of a line: the lag, from 0.4 to 2.5 nominal pitches, at which its
+    /// column profile of ink best matches itself (the first lag within 85 % of the best, so a
+    /// multiple of the pitch is not taken for it); nil when the line is too short to tell.
+    static func period(of line: MRZBand.Line, nominalPitch: Float) -> Float? {
+        let left = max(0, Int(line.left)), right = min(line.columns.count, Int(line.right))
+        guard right - left >= 40 else { return nil }
+        let profile = line.columns[left..<right].map { Float($0) }
+        let mean = profile.reduce(0, +) / Float(profile.count)
+        let centred = profile.map { $0 - mean }
+        let shortest = max(3, Int(0.4 * nominalPitch)), longest = min(profile.count / 8, Int(2.5 * nominalPitch))
+        guard shortest < longest else { return nil }
+        var scores = [Float](repeating: 0, count: longest + 2)
+        centred.withUnsafeBufferPointer { c in
+            for lag in shortest...(longest + 1) where lag < c.count {
+                var sum: Float = 0
+                for x in 0..<(c.count - lag) { sum += c[x] * c[x + lag] }
+                scores[lag] = sum / Float(c.count - lag)
+            }
+        }
+        guard let best = scores[shortest...longest].max(), best > 0 else { return nil }
+        // The first local maximum within 85 % of the best.
+        for lag in shortest...longest where scores[lag] >= 0.85 * best
+            && scores[lag] >= scores[lag - 1] && scores[lag] >= scores[lag + 1]
+        {
+            // A parabola through the peak and its neighbours places it between pixels.
+            let (a, b, c) = (scores[lag - 1], scores[lag], scores[lag + 1])
+            let denominator = a - 2 * b + c
+            return Float(lag) + (denominator < 0 ? 0.5 * (a - c) / denominator : 0)
+        }
+        return nil
     }
 
     /// The centre of each character: spread evenly over the line's ink, each moved onto

@@ -33,10 +33,15 @@ struct MRZBand {
     static let skewStep: Float = 0.25
 
     /// The lines found, or nil when no group of two or three MRZ-like lines is there.
-    /// - Parameter pitch: the nominal character pitch in pixels.
-    static func find(in image: LumaImage, pitch: Float) -> MRZBand? {
+    /// - Parameters:
+    ///   - pitch: the nominal character pitch in pixels.
+    ///   - from: where the search starts, as a fraction of the height (a crop of the zone
+    ///     alone is searched whole).
+    ///   - loose: the crop's scale is a guess (a zone found first): lines of 0.3 to 2.2
+    ///     nominal pitches high and at least 15 long, not 0.45 to 1.8 and 25.
+    static func find(in image: LumaImage, pitch: Float, from: Float = searchFrom, loose: Bool = false) -> MRZBand? {
         let w = image.width, h = image.height
-        let y0 = Int(Float(h) * searchFrom)
+        let y0 = Int(Float(h) * from)
         let rows = h - y0
         guard w >= 64, rows >= 32 else { return nil }
         let ink = binarise(image, fromRow: y0)
@@ -115,7 +120,7 @@ struct MRZBand {
         var candidates: [Line] = []
         for run in runs {
             let height = Float(run.bottom - run.top + 1)
-            guard height >= nominalHeight * 0.45, height <= nominalHeight * 1.8 else { continue }
+            guard height >= nominalHeight * (loose ? 0.3 : 0.45), height <= nominalHeight * (loose ? 2.2 : 1.8) else { continue }
             // Back to image rows (top at the centre column), and the band's column profile.
             let top = Float(run.top - margin + y0), bottom = Float(run.bottom - margin + y0 + 1)
             var columns = [Int](repeating: 0, count: w)
@@ -127,8 +132,9 @@ struct MRZBand {
                 for y in a..<b where ink[(y - y0) * w + x] { count += 1 }
                 columns[x] = count
             }
-            guard let (left, right) = longestCluster(columns, gap: Int(pitch * 1.5)) else { continue }
-            guard Float(right - left) >= pitch * 25 else { continue }
+            guard let (clusterLeft, clusterRight) = longestCluster(columns, gap: Int(pitch * 1.5)) else { continue }
+            let (left, right) = trimmed(columns, clusterLeft, clusterRight, pitch: pitch)
+            guard Float(right - left) >= pitch * (loose ? 15 : 25) else { continue }
             candidates.append(Line(top: top, bottom: bottom, left: Float(left), right: Float(right + 1), columns: columns))
         }
 
@@ -150,6 +156,38 @@ struct MRZBand {
             if group.count >= 2 { return MRZBand(lines: group, slope: slope, centreX: centreX) }
         }
         return nil
+    }
+
+    /// The cluster without a sliver at either end that stands apart from the characters: under
+    /// 0.6 pitches wide, at least 0.9 pitches from the next ink (between two characters of the
+    /// zone there is at most about 0.7). A document's edge (the dark side of it that the
+    /// binarisation marks) or a rule beside the zone is such a sliver.
+    static func trimmed(_ columns: [Int], _ left: Int, _ right: Int, pitch: Float) -> (Int, Int) {
+        let sliver = Int(pitch * 0.6), apart = Int(pitch * 0.9)
+        var (left, right) = (left, right)
+        func runs() -> [(Int, Int)] {
+            var runs: [(Int, Int)] = []
+            var start = -1
+            for x in left...right {
+                if columns[x] >= 2 {
+                    if start < 0 { start = x }
+                } else if start >= 0 {
+                    runs.append((start, x - 1))
+                    start = -1
+                }
+            }
+            if start >= 0 { runs.append((start, right)) }
+            return runs
+        }
+        var pieces = runs()
+        if pieces.count >= 3, pieces[0].1 - pieces[0].0 < sliver, pieces[1].0 - pieces[0].1 > apart {
+            left = pieces[1].0
+            pieces.removeFirst()
+        }
+        if pieces.count >= 3, let last = pieces.last, last.1 - last.0 < sliver, last.0 - pieces[pieces.count - 2].1 > apart {
+            right = pieces[pieces.count - 2].1
+        }
+        return (left, right)
     }
 
     /// The longest run of columns with ink (two pixels or more) whose gaps are under `gap`.
