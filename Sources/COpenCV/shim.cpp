@@ -630,6 +630,49 @@ int idkcv_warp(const uint8_t *source, int width, int height, int stride, int cha
     });
 }
 
+int idkcv_text_lines(const uint8_t *luma, int width, int height, int stride, int stroke, int gap, float minimum_length,
+                     idkcv_text_line *lines, int capacity, int *count, idkcv_error *error) {
+    if (!validImage(luma, width, height, stride, 1) || stroke < 3 || stroke > 99 || gap < 1 || gap > 99 || !lines ||
+        capacity < 1 || !count || !(minimum_length >= 0)) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "text lines: bad image, sizes or buffers");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    *count = 0;
+    return guarded(error, [&] {
+        cv::Mat smooth, ink, joined;
+        // A 3x3 blur first: sensor noise alone must not look like strokes.
+        cv::GaussianBlur(wrap(luma, width, height, stride), smooth, cv::Size(3, 3), 0);
+        cv::morphologyEx(smooth, ink, cv::MORPH_BLACKHAT, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(stroke, stroke)));
+        // Otsu's level, but never under 24 luma levels: a frame of platen and little print
+        // would otherwise split its noise.
+        double level = cv::threshold(ink, joined, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
+        cv::threshold(ink, ink, std::max(level, 24.0), 255, cv::THRESH_BINARY);
+        cv::morphologyEx(ink, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(gap, gap)));
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(joined, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        std::vector<idkcv_text_line> found;
+        for (const auto &contour : contours) {
+            if (contour.size() < 4) continue;
+            cv::Rect box = cv::boundingRect(contour);
+            if (std::max(box.width, box.height) * 1.5f < minimum_length) continue;
+            cv::RotatedRect r = cv::minAreaRect(contour);
+            float length = std::max(r.size.width, r.size.height), thickness = std::min(r.size.width, r.size.height);
+            if (length < minimum_length || thickness < 1 || length < 3 * thickness) continue;
+            // OpenCV's angle belongs to the side it calls width; turn it to the long side's.
+            float angle = r.size.width >= r.size.height ? r.angle : r.angle + 90.0f;
+            while (angle > 90.0f) angle -= 180.0f;
+            while (angle <= -90.0f) angle += 180.0f;
+            float fill = (float)(cv::contourArea(contour) / std::max(1.0, (double)length * thickness));
+            found.push_back({r.center.x, r.center.y, length, thickness, angle, fill});
+        }
+        std::sort(found.begin(), found.end(), [](const idkcv_text_line &a, const idkcv_text_line &b) { return a.length > b.length; });
+        int n = std::min((int)found.size(), capacity);
+        for (int i = 0; i < n; i++) lines[i] = found[i];
+        *count = n;
+        return IDKCV_OK;
+    });
+}
+
 int idkcv_baseline_find(const uint8_t *luma, int width, int height, int stride, float corners[8], int *found,
                         idkcv_error *error) {
     if (!validImage(luma, width, height, stride, 1) || !corners || !found) {

@@ -106,6 +106,28 @@ int idkcv_warp(
 int idkcv_baseline_find(
     const uint8_t *luma, int width, int height, int stride, float corners[8], int *found, idkcv_error *error);
 
+/// A blob of dark strokes joined along one direction: a line of text, as the rotated
+/// rectangle of least area around it.
+typedef struct idkcv_text_line {
+    /// The rectangle's centre in frame pixels.
+    float cx, cy;
+    /// Its long side and its short side, in frame pixels.
+    float length, thickness;
+    /// The long side's direction in degrees from the image's x axis toward its y axis, -90…90.
+    float angle;
+    /// The part of the rectangle the blob fills.
+    float fill;
+} idkcv_text_line;
+
+/// Lines of dark text on a lighter ground, in any direction: after a 3x3 Gaussian blur, a
+/// black-hat of `stroke` pixels (a square) keeps what is darker than its surroundings at that
+/// size, Otsu's threshold (at least 24 levels) makes it ink, a closing of `gap` pixels (a square) joins the characters of a line and not the
+/// lines, and each outer contour at least `minimum_length` long and 3 times as long as thick
+/// is returned, longest first, at most `capacity` (`count` says how many).
+int idkcv_text_lines(
+    const uint8_t *luma, int width, int height, int stride, int stroke, int gap, float minimum_length,
+    idkcv_text_line *lines, int capacity, int *count, idkcv_error *error);
+
 /// How the points of a face moved between two frames, against the best single plane.
 typedef struct idkcv_parallax {
     /// Points tracked there and back within half a pixel (forward-backward check).

@@ -100,6 +100,35 @@ enum OpenCV {
         return .success(found != 0 ? corners : nil)
     }
 
+    /// A line of dark text as a rotated rectangle (idkcv_text_line), in the frame's pixels.
+    struct TextLineRectangle {
+        var cx, cy, length, thickness: Float
+        /// The long side's direction in degrees from x toward y, -90...90.
+        var angle: Float
+        var fill: Float
+    }
+
+    /// Lines of dark text in `image` (idkcv_text_lines), longest first.
+    static func textLines(
+        _ image: LumaImage, stroke: Int, gap: Int, minimumLength: Float, capacity: Int = 256
+    ) -> Result<[TextLineRectangle], VisionError> {
+        guard image.width > 0, image.height > 0 else { return .failure(emptyImage(call: "idkcv_text_lines")) }
+        var error = idkcv_error()
+        var count: Int32 = 0
+        var lines = [idkcv_text_line](repeating: idkcv_text_line(), count: capacity)
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            lines.withUnsafeMutableBufferPointer { out in
+                idkcv_text_lines(
+                    p.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), Int32(stroke), Int32(gap),
+                    minimumLength, out.baseAddress, Int32(out.count), &count, &error)
+            }
+        }
+        guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_text_lines")) }
+        return .success(lines.prefix(Int(count)).map {
+            TextLineRectangle(cx: $0.cx, cy: $0.cy, length: $0.length, thickness: $0.thickness, angle: $0.angle, fill: $0.fill)
+        })
+    }
+
     private static func failure(_ error: idkcv_error, call: String) -> VisionError {
         let message = withUnsafeBytes(of: error.message) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)

@@ -1,0 +1,149 @@
+import Foundation
+import Imaging
+import KioskTestKit
+import Testing
+@testable import Vision
+
+/// The MRZ found first: generated page crops laid into a frame at a scale and an angle the
+/// test chooses (so the page's corners are known exactly), beside a facing page of other
+/// print, and read without the page's outline; the class from the zone's content.
+@Suite("MRZ locator")
+struct MRZLocatorTests {
+    // MARK: groups of lines
+
+    static func line(_ x: Double, _ y: Double, length: Double = 400, thickness: Double = 10, degrees: Double = 0) -> MRZLocator.TextLine {
+        let r = degrees * .pi / 180
+        return MRZLocator.TextLine(centre: Point(x: x, y: y), direction: Point(x: cos(r), y: sin(r)), length: length, thickness: thickness)
+    }
+
+    @Test func twoLinesSpacedAsAnMRZAreAGroupAndTopComesFirst() throws {
+        let groups = MRZLocator.groups([Self.line(640, 400), Self.line(640, 417.5)])
+        let group = try #require(groups.first)
+        #expect(group.count == 2)
+        #expect(group[0].centre.y < group[1].centre.y)
+    }
+
+    @Test func linesTooFarApartUnlikeOrCrossingAreNoGroup() {
+        #expect(MRZLocator.groups([Self.line(640, 400), Self.line(640, 440)]).isEmpty)  // 4 thicknesses apart
+        #expect(MRZLocator.groups([Self.line(640, 400), Self.line(640, 417, length: 300)]).isEmpty)  // shorter, neither end together
+        #expect(MRZLocator.groups([Self.line(640, 400), Self.line(640, 417, degrees: 10)]).isEmpty)  // not parallel
+        #expect(MRZLocator.groups([Self.line(640, 400), Self.line(900, 417)]).isEmpty)  // shifted along the line
+        #expect(MRZLocator.groups([Self.line(640, 400), Self.line(640, 405)]).isEmpty)  // one line split, not two
+    }
+
+    @Test func threeEvenlySpacedLinesComeBeforeTheirPairs() throws {
+        let lines = [Self.line(640, 400, degrees: 30), Self.line(640 - 17.5 * sin(.pi / 6), 400 + 17.5 * cos(.pi / 6), degrees: 30),
+                     Self.line(640 - 35 * sin(.pi / 6), 400 + 35 * cos(.pi / 6), degrees: 30)]
+        let group = try #require(MRZLocator.groups(lines).first)
+        #expect(group.count == 3)
+    }
+
+    // MARK: generated pages laid into frames
+
+    static let enabled = VisionCrops.hasModel && VisionCrops.hasCrops("dev")
+    static let reason: Comment = "needs the MRZ model and the generated crops: `make vision-models vision-data`"
+
+    /// A page crop (10 px/mm) laid into a 1280x720 frame of `background` at `scale` frame
+    /// pixels per crop pixel, turned by `degrees` about its centre at `centre`; returns the
+    /// frame and the page's corners there (top-left, top-right, bottom-right, bottom-left).
+    static func lay(
+        _ crop: LumaImage, into frame: inout LumaImage, scale: Double, degrees: Double, centre: Point
+    ) -> Quadrilateral {
+        let r = degrees * .pi / 180, (c, s) = (cos(r), sin(r))
+        let (hw, hh) = (Double(crop.width) / 2, Double(crop.height) / 2)
+        func toFrame(_ x: Double, _ y: Double) -> Point {
+            let (dx, dy) = ((x - hw) * scale, (y - hh) * scale)
+            return Point(x: centre.x + dx * c - dy * s, y: centre.y + dx * s + dy * c)
+        }
+        let corners = [toFrame(0, 0), toFrame(Double(crop.width), 0), toFrame(Double(crop.width), Double(crop.height)), toFrame(0, Double(crop.height))]
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        let x0 = max(0, Int(xs.min()!)), x1 = min(frame.width - 1, Int(xs.max()!) + 1)
+        let y0 = max(0, Int(ys.min()!)), y1 = min(frame.height - 1, Int(ys.max()!) + 1)
+        guard x0 <= x1, y0 <= y1 else { return Quadrilateral(corners) }
+        for y in y0...y1 {
+            for x in x0...x1 {
+                // Back to the crop: the inverse turn and scale, nearest pixel.
+                let (dx, dy) = (Double(x) + 0.5 - centre.x, Double(y) + 0.5 - centre.y)
+                let u = (dx * c + dy * s) / scale + hw, v = (-dx * s + dy * c) / scale + hh
+                let (iu, iv) = (Int(u), Int(v))
+                guard u >= 0, v >= 0, iu < crop.width, iv < crop.height else { continue }
+                frame.pixels[y * frame.width + x] = crop.pixels[iv * crop.width + iu]
+            }
+        }
+        return Quadrilateral(corners)
+    }
+
+    /// A platen of mottled grey: deterministic, and not a page.
+    static func platen(seed: UInt32) -> LumaImage {
+        var state = seed
+        var pixels = [UInt8](repeating: 0, count: 1280 * 720)
+        for i in pixels.indices {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            let (x, y) = (Double(i % 1280), Double(i / 1280))
+            pixels[i] = UInt8(90 + 20 * sin(x / 97) * sin(y / 61) + Double(state >> 28))
+        }
+        return LumaImage(width: 1280, height: 720, pixels: pixels)
+    }
+
+    /// The dev crops with an MRZ, a few of each class.
+    static func pages() throws -> [VisionCrops.Crop] {
+        let crops = try VisionCrops.crops("dev").filter { $0.mrz != nil }
+        return ["TD1", "TD2", "TD3"].flatMap { cls in crops.filter { $0.documentClass == cls }.prefix(4) }
+    }
+
+    @Test(.enabled(if: enabled, reason))
+    func aPageAtAnyAngleIsReadItsClassFromItsContentAndItsPagePredicted() throws {
+        let locator = MRZLocator(reader: MRZReader(model: try #require(VisionCrops.model)))
+        let angles: [Double] = [0, 8, -23, 90, 180, 147]
+        var read = 0, tried = 0
+        for (index, page) in try Self.pages().enumerated() {
+            let degrees = angles[index % angles.count]
+            // A TD3 page about 560 pixels wide, a card about 380: a station's usual range.
+            let scale = 0.45
+            var frame = Self.platen(seed: UInt32(index + 1))
+            let placed = Self.lay(page.image, into: &frame, scale: scale, degrees: degrees, centre: Point(x: 640, y: 360))
+            tried += 1
+            guard let found = try locator.locate(in: frame) else {
+                Issue.record("\(page.name) (\(page.documentClass)) at \(degrees) degrees: no MRZ")
+                continue
+            }
+            #expect(found.reading.allCheckDigitsHold, "\(page.name) at \(degrees) degrees")
+            #expect(found.reading.text == page.mrz, "\(page.name) at \(degrees) degrees")
+            #expect(found.documentClass.rawValue == page.documentClass, "\(page.name): read as \(found.documentClass)")
+            #expect(found.reading.upsideDown == (abs(degrees) > 90), "\(page.name) at \(degrees) degrees")
+            let jaccard = found.page.jaccardIndex(with: placed)
+            #expect(jaccard >= 0.85, "\(page.name) at \(degrees) degrees: the predicted page's Jaccard index \(jaccard)")
+            if found.reading.text == page.mrz { read += 1 }
+        }
+        #expect(tried >= 9 && read == tried)
+    }
+
+    @Test(.enabled(if: enabled, reason))
+    func aDataPageInAnOpenBookletIsReadBesideAFacingPageOfPrint() throws {
+        let locator = MRZLocator(reader: MRZReader(model: try #require(VisionCrops.model)))
+        let crops = try VisionCrops.crops("dev")
+        let facing = try #require(crops.first { $0.documentClass == "TD1" && $0.mrz == nil })  // print, no MRZ
+        for page in try Self.pages().filter({ $0.documentClass == "TD3" }).prefix(3) {
+            var frame = Self.platen(seed: 7)
+            // The facing page above the data page, a little larger than the frame's top.
+            _ = Self.lay(facing.image, into: &frame, scale: 0.75, degrees: 0, centre: Point(x: 640, y: 100))
+            let placed = Self.lay(page.image, into: &frame, scale: 0.45, degrees: 0, centre: Point(x: 640, y: 470))
+            guard let found = try locator.locate(in: frame) else {
+                Issue.record("\(page.name): no MRZ beside the facing page")
+                continue
+            }
+            #expect(found.reading.text == page.mrz, "\(page.name)")
+            #expect(found.page.jaccardIndex(with: placed) >= 0.85, "\(page.name)")
+        }
+    }
+
+    @Test(.enabled(if: VisionCrops.hasModel, "needs the MRZ model: `make vision-models`"))
+    func aPlatenWithoutAnMRZGivesNoReadingWhoseDigitsHold() throws {
+        let locator = MRZLocator(reader: MRZReader(model: try #require(VisionCrops.model)))
+        for seed in [UInt32(1), 2, 3] {
+            let found = try locator.locate(in: Self.platen(seed: seed))
+            #expect(found.map { !$0.reading.allCheckDigitsHold } ?? true)
+        }
+        #expect(try locator.locate(in: LumaImage(width: 1, height: 1, pixels: [0])) == nil)
+    }
+}
