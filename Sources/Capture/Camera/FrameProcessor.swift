@@ -42,9 +42,52 @@ struct FrameProcessor {
     /// The document in the frame, its thumbnail, and (when `wantsMRZ` says so for its
     /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop;
     /// with a `barcodeReader`, the PDF417 of a card found (whole or not, at any tilt: the crop flattens it).
+    /// With a `locator`, a frame whose page gave no MRZ with every check digit holding is
+    /// searched for one on its own (the MRZ found first): a zone read whole gives the MRZ, its
+    /// class, and the page where the outline found none or another shape (an open booklet,
+    /// whose two pages share an ID-3 page's aspect ratio).
     mutating func measureDocument(
         _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings,
-        classes: Set<DocumentClass> = DocumentClass.identity, wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader? = nil
+        classes: Set<DocumentClass> = DocumentClass.identity, wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader? = nil,
+        locator: MRZLocator? = nil
+    ) throws -> DocumentFrame {
+        var measured = try measureOutlined(
+            frame, finder: finder, reader: reader, guidance: guidance, classes: classes, wantsMRZ: wantsMRZ, barcodeReader: barcodeReader)
+        // Not where the outline found a whole document of a kind that carries no MRZ here (a
+        // card's front): the search costs about as much as the rest of the frame's analysis.
+        if let outlined = measured.observation.document, outlined.whole, !wantsMRZ(outlined.documentClass) { return measured }
+        guard let locator, measured.mrz?.allCheckDigitsHold != true, wantsMRZ(.td3) || wantsMRZ(.td1),
+              let found = try locator.locate(in: luma), found.reading.allCheckDigitsHold, wantsMRZ(found.documentClass)
+        else { return measured }
+        measured.mrzLookedFor = true
+        measured.mrz = found.reading
+        let observation = measured.observation
+        if let outlined = observation.document, outlined.quadrilateral.jaccardIndex(with: found.page) >= 0.75 {
+            // The outline is the page: the class is the MRZ's (ID-2 and ID-3 look alike).
+            measured.observation.document?.documentClass = found.documentClass
+            return measured
+        }
+        guard var document = finder.document(at: found.page, as: found.documentClass, width: observation.width, height: observation.height)
+        else { return measured }
+        if document.whole {
+            document.quality = try DocumentFinder.quality(of: luma, document.quadrilateral, document.documentClass)
+            let size = DocumentFrame.thumbnailSize
+            measured.thumbnail = try DocumentFinder.crop(
+                luma, document.quadrilateral, as: document.documentClass,
+                pixelsPerMillimetre: Double(size.width) / document.documentClass.size.width
+            ).pixels
+        }
+        measured.observation.document = document
+        overlay = PreviewOverlay(
+            quadrilateral: document.quadrilateral, frameWidth: observation.width, frameHeight: observation.height,
+            placed: DocumentGuidance.isPlaced(document, settings: guidance))
+        return measured
+    }
+
+    /// What the document's outline gives: the document, its thumbnail and the MRZ of its crop.
+    private mutating func measureOutlined(
+        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings,
+        classes: Set<DocumentClass>, wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader?
     ) throws -> DocumentFrame {
         let observation = try observeDocument(frame, finder: finder, classes: classes)
         var measured = DocumentFrame(observation: observation)
@@ -68,6 +111,10 @@ struct FrameProcessor {
             let crop = try DocumentFinder.crop(luma, document.quadrilateral, as: document.documentClass)
             measured.mrzLookedFor = true
             measured.mrz = reader.read(crop)
+            // The class from the content: a TD2 card is cropped as an ID-3 page (same shape).
+            if let reading = measured.mrz, reading.allCheckDigitsHold, reading.format == .td2, document.documentClass == .td3 {
+                measured.observation.document?.documentClass = .td2
+            }
         }
         return measured
     }

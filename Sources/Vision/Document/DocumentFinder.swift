@@ -145,6 +145,26 @@ public final class DocumentFinder: Sendable {
         }
     }
 
+    /// A document where something other than its outline says its page is (the MRZ found
+    /// first, ``MRZLocator``): measured as a document found by its outline is (whole, the
+    /// part of the frame, the centre's offset, the pose), its class the one given.
+    /// - Returns: nil when the quadrilateral has no pose (degenerate, or not convex).
+    public func document(
+        at quadrilateral: Quadrilateral, as documentClass: DocumentClass, width: Int, height: Int
+    ) -> DocumentObservation.Found? {
+        let focalLength = DocumentPose.focalLength(width: width, horizontalFieldOfView: settings.horizontalFieldOfView)
+        guard width > 0, height > 0, let pose = DocumentPose(quadrilateral, width: width, height: height, focalLength: focalLength) else {
+            return nil
+        }
+        let whole = quadrilateral.isInside(width: width, height: height, margin: settings.edgeMargin * Double(width))
+        let centre = quadrilateral.centre
+        let offset = Point(x: centre.x - Double(width - 1) / 2, y: centre.y - Double(height - 1) / 2)
+        return DocumentObservation.Found(
+            quadrilateral: quadrilateral, documentClass: documentClass, whole: whole,
+            areaFraction: quadrilateral.area / Double(width * height),
+            centreOffset: (offset.x * offset.x + offset.y * offset.y).squareRoot() / Double(width), pose: pose, quality: nil)
+    }
+
     /// The candidates that are documents, the largest first.
     private func interpret(_ candidates: [idkcv_candidate], image: LumaImage, classes: Set<DocumentClass>) -> DocumentObservation {
         let focalLength = DocumentPose.focalLength(width: image.width, horizontalFieldOfView: settings.horizontalFieldOfView)
