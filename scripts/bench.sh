@@ -41,5 +41,9 @@ echo
 echo "==> Vision: the PDF417 on a card's back (ours: finder + corrected crop, against ZXing-C++ on the whole frame, same frames)"
 "$bin/VisionBenchmark" barcode
 echo
+echo "==> Vision: the MRZ found first on the clean-room stills (scripts/cleanroom-data, measurement only: docs/cleanroom-data.md)"
+make --no-print-directory cleanroom-data
+"$bin/VisionBenchmark" cleanroom
+echo
 echo "==> The station: start to READY, memory, action to the display's WebSocket"
 "$bin/StationBenchmark"

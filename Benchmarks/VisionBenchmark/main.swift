@@ -8,7 +8,8 @@ import Vision
 // frames, one core (OpenCV's thread pool is off). Figures, not pass/fail.
 
 // `VisionBenchmark barcode` runs the PDF417 part alone, `VisionBenchmark paper` the paper
-// documents' part (it needs only their data), `VisionBenchmark faces` the face part.
+// documents' part (it needs only their data), `VisionBenchmark faces` the face part,
+// `VisionBenchmark cleanroom` the MRZ found first on the clean-room stills.
 if CommandLine.arguments.dropFirst().first == "barcode" {
     print("==> PDF417 on cards' backs (docs/vision.md)")
     try BarcodeBenchmark.run()
@@ -16,6 +17,11 @@ if CommandLine.arguments.dropFirst().first == "barcode" {
 }
 if CommandLine.arguments.dropFirst().first == "paper" {
     try paperDocuments()
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "cleanroom" {
+    try CleanroomBenchmark.run()
     exit(0)
 }
 

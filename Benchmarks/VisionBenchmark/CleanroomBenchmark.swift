@@ -1,0 +1,121 @@
+import Foundation
+import Imaging
+import KioskTestKit
+import Vision
+
+/// The MRZ found first (``MRZLocator``) on the clean-room stills (scripts/cleanroom-data,
+/// docs/cleanroom-data.md): documents drawn and photographed by a generator written without
+/// reading the vision code. Measurement only: nothing here is tuned on them.
+///
+/// Per class and layout: MRZs read right (every line as printed, every check digit holding)
+/// among the readable ones, wrong keys (check digits holding, lines not the document's: the
+/// number that must stay 0), the predicted page against the true corners, and the time of a
+/// frame on one core, at 1280x720 and 1920x1080.
+enum CleanroomBenchmark {
+    struct Truth: Decodable {
+        let width: Int
+        let height: Int
+        let `class`: String?
+        let layout: String?
+        let mrz: [String]?
+        let mrz_readable: Bool
+        let corners: [[Double]]?
+        let surface: String
+        let `case`: String
+    }
+
+    struct Tally {
+        var stills = 0, readable = 0, right = 0, rightKey = 0, wrong = 0, wrongLines = 0, found = 0
+        var jaccard: [Double] = []
+    }
+
+    /// The chip key's fields (document number, birth and expiry dates with their check
+    /// digits) of an MRZ's lines, by its layout.
+    static func key(_ lines: [String]) -> String? {
+        let l = lines.map { Array($0) }
+        switch (l.count, l.first?.count) {
+        case (3, 30): return String(l[0][5..<15]) + String(l[1][0..<7]) + String(l[1][8..<15])
+        case (2, 36), (2, 44): return String(l[1][0..<10]) + String(l[1][13..<20]) + String(l[1][21..<28])
+        default: return nil
+        }
+    }
+
+    static var folder: String {
+        ProcessInfo.processInfo.environment["IDKIOSK_CLEANROOM_DATA"]
+            ?? FileManager.default.currentDirectoryPath + "/.cache/cleanroom-data"
+    }
+
+    static func run() throws {
+        let stills = folder + "/stills"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: stills) else {
+            print("no clean-room data in \(stills): make cleanroom-data")
+            return
+        }
+        guard let model = VisionCrops.model else {
+            print("no MRZ model: make vision-models")
+            return
+        }
+        let locator = MRZLocator(reader: MRZReader(model: model))
+        let codec = JPEGCodec()
+        var tallies: [String: Tally] = [:], surfaces: [String: Tally] = [:]
+        var times: [Int: [Double]] = [:]
+        for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
+            let base = stills + "/" + String(name.dropLast(5))
+            let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: base + ".json")))
+            var image = LumaImage()
+            try codec.decodeLuma([UInt8](Data(contentsOf: URL(fileURLWithPath: base + ".jpg"))), into: &image)
+            let start = ContinuousClock.now
+            let found = try locator.locate(in: image)
+            let elapsed = ContinuousClock.now - start
+            times[truth.height, default: []].append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            let group = truth.case == "normal" ? "\(truth.class ?? "none") \(truth.layout ?? "")" : "case \(truth.case)"
+            for key in [group, "all"] {
+                tallies[key, default: Tally()].add(truth, found)
+            }
+            surfaces[truth.surface, default: Tally()].add(truth, found)
+        }
+        print("==> the MRZ found first on the clean-room stills (\(names.filter { $0.hasSuffix(".json") }.count) stills, made by a generator written without reading the vision code; never tuned on)")
+        print("  | group | stills | readable MRZ | right key | exact lines | wrong keys | key right, other lines wrong | zone read | predicted page, Jaccard median |")
+        print("  | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for (key, tally) in tallies.sorted(by: { $0.key < $1.key }) { print("  " + tally.row(key)) }
+        print("  by surface:")
+        for (key, tally) in surfaces.sorted(by: { $0.key < $1.key }) { print("  " + tally.row(key)) }
+        for (height, values) in times.sorted(by: { $0.key < $1.key }) {
+            let sorted = values.sorted()
+            print(String(
+                format: "  time per frame (%dp, one core): median %.1f ms, p95 %.1f ms", height, sorted[sorted.count / 2],
+                sorted[min(sorted.count - 1, sorted.count * 95 / 100)]))
+        }
+    }
+}
+
+extension CleanroomBenchmark.Tally {
+    mutating func add(_ truth: CleanroomBenchmark.Truth, _ found: MRZLocator.Found?) {
+        stills += 1
+        if found != nil { self.found += 1 }
+        if truth.mrz != nil, truth.mrz_readable { readable += 1 }
+        guard let found, found.reading.allCheckDigitsHold else { return }
+        let key = CleanroomBenchmark.key(found.reading.text)
+        if let mrz = truth.mrz, key == CleanroomBenchmark.key(mrz) {
+            if truth.mrz_readable { rightKey += 1 }
+            if found.reading.text == mrz {
+                if truth.mrz_readable { right += 1 }
+            } else {
+                wrongLines += 1
+            }
+            if let corners = truth.corners, corners.count == 4 {
+                let page = Quadrilateral(corners.map { Point(x: $0[0], y: $0[1]) })
+                jaccard.append(found.page.jaccardIndex(with: page))
+            }
+        } else {
+            wrong += 1
+        }
+    }
+
+    func row(_ name: String) -> String {
+        func percent(_ n: Int) -> String { readable > 0 ? String(format: "%.1f %%", 100 * Double(n) / Double(readable)) : "-" }
+        let sorted = jaccard.sorted()
+        let median = sorted.isEmpty ? "-" : String(format: "%.3f", sorted[sorted.count / 2])
+        return "| \(name) | \(stills) | \(readable) | \(rightKey) (\(percent(rightKey))) | \(right) (\(percent(right))) | \(wrong) | \(wrongLines) | \(found) | \(median) |"
+    }
+}
