@@ -21,6 +21,9 @@ packages=(
     libqrencode-dev
     # Vision: the PDF417 reader of North American cards' backs (ZXing-C++ behind CZXing)
     libzxing-dev
+    # the benchmarks' baselines (libv4lconvert; Tesseract): only benchmarks link them, but the
+    # package declares them and SwiftPM may look them up for any build
+    libv4l-dev libtesseract-dev
     # the real PC/SC stack the tests and the demo use
     pcscd vsmartcard-vpcd
     # the generated vision data (scripts/vision-data, run by Debian's /usr/bin/python3):
@@ -36,8 +39,8 @@ packages=(
 test_packages=(
     # the QR code's tests read it back with ZBar's zbarimg, a decoder we did not write
     zbar-tools
-    # the camera benchmark's baseline (libv4lconvert); the vision benchmark's MRZ baseline (Tesseract, eng)
-    libv4l-dev libtesseract-dev tesseract-ocr-eng
+    # the vision benchmark's MRZ baseline reads English with Tesseract
+    tesseract-ocr-eng
     # the reference backend's PostgreSQL tests (scripts/postgres.sh runs a private cluster)
     postgresql
     # docs/events.schema.json and docs/backend-api.yaml are checked with python
