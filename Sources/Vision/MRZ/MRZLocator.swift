@@ -314,7 +314,7 @@ public struct MRZLocator: Sendable {
             corners: corners.flatMap { [Float($0.x), Float($0.y)] }, into: &pixels, targetWidth: width, targetHeight: height
         ).get()
         let crop = LumaImage(width: width, height: height, pixels: pixels)
-        guard let reading = reader.readZone(crop), reading.format.lineCount == group.count else { return nil }
+        guard var reading = reader.readZone(crop), reading.format.lineCount == group.count else { return nil }
         let documentClass: DocumentClass = switch reading.format {
         case .td1: .td1
         case .td2: .td2
@@ -342,9 +342,42 @@ public struct MRZLocator: Sendable {
                 end: frame(Point(x: Double(line.right), y: middle + slope * (Double(line.right) - centreX))))
         }
         let page = Self.page(of: documentClass, format: reading.format, band: band, in: upright).corners.map(frame)
+        // A zone seen at a slant converges: the rectangle cut it unevenly. Once its lines' ends
+        // are known, it is cut again along them (a perspective warp) and read again.
+        if !reading.allCheckDigitsHold, let again = try rereadAlong(segments, format: reading.format, in: image),
+           again.allCheckDigitsHold, again.format == reading.format
+        {
+            reading = MRZReading(format: again.format, lines: again.lines, upsideDown: reading.upsideDown)
+        }
         return Found(
             reading: reading, lines: segments, page: Quadrilateral(page), documentClass: documentClass,
             pixelsPerMillimetre: pixelsPerMillimetre)
+    }
+
+    /// The zone cut along its lines' ends (first and last line, in printed order) with a
+    /// perspective warp, at the reader's scale, and read.
+    func rereadAlong(_ lines: [Segment], format: MRZReading.Format, in image: LumaImage) throws(VisionError) -> MRZReading? {
+        guard lines.count >= 2, let first = lines.first, let last = lines.last else { return nil }
+        let (a, c, b, d) = (first.start, first.end, last.start, last.end)
+        let length = a.distance(to: c), across = a.distance(to: b)
+        guard length > 0, across > 0 else { return nil }
+        let characters = Double(format.lineLength) - 1 + Double(MRZReader.inkWidth)
+        // 1.5 pitches beyond the ends, 0.9 line spacings beyond the outer lines.
+        let m = 1.5 / characters, k = 0.9 / Double(lines.count - 1)
+        func beyond(_ p: Point, _ from: Point, _ by: Double) -> Point { Point(x: (p.x - from.x) * by, y: (p.y - from.y) * by) }
+        let corners = [
+            a + beyond(a, b, k) + beyond(a, c, m), c + beyond(c, d, k) + beyond(c, a, m),
+            d + beyond(d, c, k) + beyond(d, b, m), b + beyond(b, a, k) + beyond(b, d, m),
+        ]
+        let lineOut = characters * Double(MRZReader.pitchMillimetres * reader.pixelsPerMillimetre)
+        let width = Int((lineOut * (1 + 2 * m)).rounded()), height = Int((across / length * lineOut * (1 + 2 * k)).rounded())
+        guard width >= 64, height >= 32, width <= 4000, height <= 1000 else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        try OpenCV.warp(
+            image.pixels, width: image.width, height: image.height, channels: 1,
+            corners: corners.flatMap { [Float($0.x), Float($0.y)] }, into: &pixels, targetWidth: width, targetHeight: height
+        ).get()
+        return reader.readZone(LumaImage(width: width, height: height, pixels: pixels))
     }
 
     /// ICAO 9303 (Parts 4-6): the centre lines of the MRZ's lines in millimetres from the
