@@ -12,6 +12,7 @@ public struct Point: Hashable, Sendable, Codable {
     static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
     func distance(to other: Point) -> Double { ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot() }
     func midpoint(_ other: Point) -> Point { Point(x: (x + other.x) / 2, y: (y + other.y) / 2) }
+    func dot(_ other: Point) -> Double { x * other.x + y * other.y }
 }
 
 /// Four corners of a document in a frame: top-left, top-right, bottom-right, bottom-left of

@@ -105,7 +105,6 @@ enum OpenCV {
         var cx, cy, length, thickness: Float
         /// The long side's direction in degrees from x toward y, -90...90.
         var angle: Float
-        var fill: Float
     }
 
     /// Lines of dark text in `image` (idkcv_text_lines), longest first.
@@ -125,7 +124,7 @@ enum OpenCV {
         }
         guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_text_lines")) }
         return .success(lines.prefix(Int(count)).map {
-            TextLineRectangle(cx: $0.cx, cy: $0.cy, length: $0.length, thickness: $0.thickness, angle: $0.angle, fill: $0.fill)
+            TextLineRectangle(cx: $0.cx, cy: $0.cy, length: $0.length, thickness: $0.thickness, angle: $0.angle)
         })
     }
 

@@ -7,16 +7,17 @@ public import Imaging
 /// it bends toward the spine: its outline is often not one clean quadrilateral, but its MRZ
 /// is two or three long, evenly spaced lines of OCR-B that look like nothing else on a
 /// document. The locator finds lines of dark text in any direction (OpenCV's black-hat and a
-/// closing, ``MRZLocator/Settings``), groups those that are parallel, alike in length and
-/// spaced as ICAO 9303 spaces the MRZ's lines (4.23 mm, about 1.75 times their height), cuts
-/// the zone out upright at the reader's scale and reads it with ``MRZReader``, whose check
-/// digits and field rules say whether it is one. From the zone's lines it predicts where the
-/// page is (ICAO fixes where the MRZ sits on each layout), so a caller can guide and crop
-/// while the outline is hidden.
+/// closing, ``MRZLocator/Settings``), groups those that are parallel, alike in thickness,
+/// one to two and a half thicknesses apart and starting or ending together (or a block a
+/// closing made of them), cuts the zone out upright at the reader's scale and reads it with
+/// ``MRZReader``, whose check digits and field rules say whether it is one; a zone misread
+/// is cut again along its lines' ends (a slanted page's zone converges). From the reader's
+/// lines it predicts where the page is (ICAO fixes where the MRZ sits on each layout), so a
+/// caller can guide and crop while the outline is hidden.
 ///
 /// The class comes from the content: three lines are TD1, two lines TD2 or TD3 by their
-/// length in characters measured against their spacing, never by the page's aspect ratio
-/// (ID-2 and ID-3 share one).
+/// length counted in their own character pitch, never by the page's aspect ratio (ID-2 and
+/// ID-3 share one).
 public struct MRZLocator: Sendable {
     /// How lines of text are looked for.
     public struct Settings: Sendable, Hashable {
@@ -57,8 +58,6 @@ public struct MRZLocator: Sendable {
         public var page: Quadrilateral
         /// The class the reading says (TD1, TD2, TD3).
         public var documentClass: DocumentClass
-        /// The frame's scale at the zone.
-        public var pixelsPerMillimetre: Double
     }
 
     /// A line of text from its start to its end, in frame pixels.
@@ -349,9 +348,7 @@ public struct MRZLocator: Sendable {
         {
             reading = MRZReading(format: again.format, lines: again.lines, upsideDown: reading.upsideDown)
         }
-        return Found(
-            reading: reading, lines: segments, page: Quadrilateral(page), documentClass: documentClass,
-            pixelsPerMillimetre: pixelsPerMillimetre)
+        return Found(reading: reading, lines: segments, page: Quadrilateral(page), documentClass: documentClass)
     }
 
     /// The zone cut along its lines' ends (first and last line, in printed order) with a
@@ -401,14 +398,13 @@ public struct MRZLocator: Sendable {
         let along = lines.map { Double($0.right - $0.left) }.reduce(0, +) / Double(lines.count)
             / (characters * Double(MRZReader.pitchMillimetres))
         let centres = lines.map { Double($0.top + $0.bottom) / 2 }
-        // One scale both ways: the character pitch is ICAO's everywhere, the lines' spacing
-        // is not the same on every document.
-        let acrossScale = along
         let start = lines.map { Double($0.left) }.reduce(0, +) / Double(lines.count)
-        // The bottom edge from every line's centre and its distance from that edge (rows grow downward).
-        let bottom = zip(centres, geometry.centres).map { $0 + $1 * acrossScale }.reduce(0, +) / Double(lines.count)
+        // The bottom edge from every line's centre and its distance from that edge (rows grow
+        // downward). One scale both ways: the character pitch is ICAO's on every document, the
+        // lines' spacing is not.
+        let bottom = zip(centres, geometry.centres).map { $0 + $1 * along }.reduce(0, +) / Double(lines.count)
         let left = start - geometry.left * along, right = left + widthMM * along
-        let top = bottom - heightMM * acrossScale
+        let top = bottom - heightMM * along
         // The band's slope: the page turns with its lines.
         let slope = Double(band.slope), cx = Double(band.centreX)
         func point(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y + slope * (x - cx)) }
@@ -432,8 +428,4 @@ public struct MRZLocator: Sendable {
         }
         return LumaImage(width: w, height: h, pixels: pixels)
     }
-}
-
-extension Point {
-    func dot(_ other: Point) -> Double { x * other.x + y * other.y }
 }
