@@ -127,6 +127,19 @@ class Holder:
         return lines
 
 
+def visa_mrv_a(seed):
+    """The two 44-character lines of a fictional MRV-A visa (Doc 9303 Part 7): V, type,
+    issuing state, name; number, nationality, birth, sex, expiry with their check digits
+    and 16 characters of optional data (no composite digit)."""
+    rng = random.Random(seed * 104729 + 31)
+    h = Holder(rng)
+    dob, exp = yymmdd(*h.birth), yymmdd(*h.expiry)
+    l1 = "V" + rng.choice("<CD") + rng.choice(STATES) + name_field(h.surname, h.given, 39)
+    l2 = h.number + check_digit(h.number) + h.nationality + dob + check_digit(dob) + h.sex_char()
+    l2 += exp + check_digit(exp) + pad("".join(rng.choice("0123456789ABCDEFGHJKLMNPRSTUVWXYZ") for _ in range(rng.choice((0, 6, 10)))), 16)
+    return [l1, l2]
+
+
 def holder(seed):
     """The holder of a page seed."""
     return Holder(random.Random(seed * 7919 + 17))

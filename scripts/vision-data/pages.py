@@ -43,6 +43,11 @@ PALETTES = [
     ((246, 226, 228), (240, 236, 244), (220, 130, 150), (170, 140, 200), (130, 20, 40)),
     ((226, 236, 250), (244, 244, 236), (100, 140, 210), (200, 170, 110), (20, 40, 110)),
     ((240, 240, 226), (226, 238, 238), (170, 170, 100), (100, 170, 170), (60, 70, 20)),
+    # Darker schemes (the field scenes' designs only): teal, slate, ochre, grey-green.
+    ((168, 208, 204), (190, 222, 216), (70, 140, 140), (110, 170, 160), (10, 70, 70)),
+    ((176, 186, 200), (196, 204, 214), (90, 104, 130), (130, 140, 170), (30, 40, 70)),
+    ((222, 196, 140), (234, 214, 166), (170, 120, 50), (190, 150, 80), (100, 60, 10)),
+    ((184, 198, 176), (204, 214, 196), (110, 134, 100), (140, 160, 120), (40, 60, 30)),
 ]
 # Templates each split may use: heldout pages have colour schemes never trained on.
 TEMPLATES = {"train": (0, 1, 2, 3), "dev": (0, 1, 2, 3), "heldout": (4, 5)}
@@ -161,10 +166,10 @@ def mrz_geometry(cls, jitter=(0.0, 0.0)):
     return left, ys, MRZ_PITCH_MM * PX_PER_MM
 
 
-def _draw_mrz(draw, cls, lines, jitter):
+def _draw_mrz(draw, cls, lines, jitter, cap_mm=MRZ_CAP_MM):
     left, ys, pitch = mrz_geometry(cls, jitter)
-    f = font(OCRB, MRZ_CAP_MM * PX_PER_MM / 0.72)  # OCR-B's capitals are 0.72 em tall
-    cap = MRZ_CAP_MM * PX_PER_MM
+    f = font(OCRB, cap_mm * PX_PER_MM / 0.72)  # OCR-B's capitals are 0.72 em tall
+    cap = cap_mm * PX_PER_MM
     for line, yc in zip(lines, ys):
         baseline = yc + cap / 2
         for i, c in enumerate(line):
@@ -176,8 +181,15 @@ def _clear_zone(img, cls):
     img[-zone:] = (img[-zone:].astype(np.float32) * 0.35 + 255 * 0.65).astype(np.uint8)
 
 
-def render(cls, side, seed, template, given_mrz=None):
+def render(cls, side, seed, template, given_mrz=None, design=None, geometry=None):
     """Draws one page; given_mrz: the TD3 lines to print instead of a generated holder's.
+
+    design (the field scenes' page designs; None draws the page exactly as before): a dict
+    with `clear_zone` (False: the security print goes on under the MRZ), `cap_mm` (the
+    MRZ's cap height), `mrz_dx`, `mrz_dy` (mm added to the MRZ's position, within ICAO's
+    tolerance) and `ghost` (a faint ghost portrait on every side). geometry: a dict that
+    receives where the MRZ went (`left_px`, `ys_px` line centres, `pitch_px`, `cap_px`,
+    at PX_PER_MM), for labels that need the character cells.
 
     Returns (RGB uint8 array at 10 px/mm, alpha uint8 array, MRZ lines or None).
     """
@@ -187,7 +199,7 @@ def render(cls, side, seed, template, given_mrz=None):
     img = _guilloche(cls, side, template).copy()
     accent = PALETTES[template][4]
     mrz = person.mrz(cls) if (cls != "TD1" or side == "back") else None
-    if mrz is not None:
+    if mrz is not None and (design is None or design.get("clear_zone", True)):
         _clear_zone(img, cls)
     grey_photo = rng.random() < 0.25
     if side in ("front", "data"):
@@ -252,9 +264,24 @@ def render(cls, side, seed, template, given_mrz=None):
         ghost = draw_face(rng, mm(17), mm(22), True)
         ghost = (ghost.astype(np.float32) * 0.3 + 255 * 0.7).astype(np.uint8)
         pil.paste(Image.fromarray(ghost), (mm(104), mm(34)))
+    elif design is not None and design.get("ghost") and side != "back":
+        # A faint ghost portrait at the right edge of a card's visual zone.
+        gw, gh = (mm(13), mm(17)) if cls == "TD1" else (mm(16), mm(21))
+        ghost = draw_face(rng, gw, gh, True)
+        ghost = (ghost.astype(np.float32) * 0.3 + 255 * 0.7).astype(np.uint8)
+        gx, gy = w - gw - mm(3), mm(9 if cls == "TD1" else 12)
+        under = np.asarray(pil.crop((gx, gy, gx + gw, gy + gh)))
+        pil.paste(Image.fromarray(np.minimum(under, ghost)), (gx, gy))  # printed over the pattern
     if mrz is not None:
         jitter = (rng.uniform(-0.6, 0.6), rng.uniform(-0.5, 0.5))
-        _draw_mrz(draw, cls, mrz, jitter)
+        cap_mm = MRZ_CAP_MM
+        if design is not None:
+            jitter = (jitter[0] + design.get("mrz_dx", 0.0), jitter[1] + design.get("mrz_dy", 0.0))
+            cap_mm = design.get("cap_mm", MRZ_CAP_MM)
+        _draw_mrz(draw, cls, mrz, jitter, cap_mm)
+        if geometry is not None:
+            left, ys, pitch = mrz_geometry(cls, jitter)
+            geometry.update({"left_px": left, "ys_px": list(ys), "pitch_px": pitch, "cap_px": cap_mm * PX_PER_MM})
     img = np.asarray(pil).copy()
     alpha = np.full((h, w), 255, np.uint8)
     if cls in ("TD1", "TD2"):
