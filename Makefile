@@ -1,5 +1,5 @@
 # idkiosk — the two commands of README.md, and helpers.
-.PHONY: test check demo demo-auto demo-data demo-document-data demo-face-data cleanroom-data build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data vision-models face-data deb
+.PHONY: test check demo demo-auto demo-data demo-document-data demo-face-data cleanroom-data build bench fuzz soak pcscd-start pcscd-stop unit vision-data id-document-data barcode-data paper-data field-data vision-models face-data deb
 
 ## make test: install what the tests need, build once, run every test (with timings)
 test:
@@ -53,6 +53,13 @@ barcode-data:
 
 paper-data:
 	/usr/bin/python3 scripts/vision-data/paper/generate.py
+
+## field-data: the field scenes in .cache/vision-data/field (docs/vision-data.md, "Field scenes"):
+## documents on many surfaces under several stations, for the MRZ-first finder; made again only
+## when scripts/vision-data/field or the shared page code changes, then checked
+field-data:
+	nice -n 10 /usr/bin/python3 scripts/vision-data/field/generate.py
+	nice -n 10 /usr/bin/python3 scripts/vision-data/field/check.py
 
 ## demo-data: only what make demo reads: the models, the demo's document recordings and the
 ## simulated person's assets (the test data sets are left as they are)
