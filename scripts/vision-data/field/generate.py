@@ -67,7 +67,7 @@ SPLIT_DESIGNS = {"train": (0, 1, 2, 3, 4), "heldout": (5, 6, 7, 8, 9), "sealed":
 PRINT_PHOTOS = {"train": surfaces.PHOTOS_A + surfaces.PHOTOS_B, "heldout": surfaces.PHOTOS_C + surfaces.PHOTOS_D,
                 "sealed": surfaces.PHOTOS_C + surfaces.PHOTOS_D}
 GROUPS = [("TD1", "card"), ("TD2", "card"), ("TD3", "loose"), ("TD3", "booklet")]
-CASES = [("normal", 85), ("visa_decoy", 3), ("two_documents", 3), ("text_page", 2.5), ("partial_mrz", 3),
+CASES = [("normal", 84), ("visa_decoy", 4), ("two_documents", 3), ("text_page", 2.5), ("partial_mrz", 3),
          ("empty", 1.5), ("non_document", 2)]
 TARGETS = [("ready", 44), ("tooClose", 10), ("moveCloser", 8), ("centerId", 9), ("tilt", 10), ("holdStraight", 11), ("holdStill", 8)]
 DOC_CASES = ("normal", "visa_decoy", "two_documents", "partial_mrz")
@@ -460,7 +460,7 @@ def place_document(rng, nrng, split, n, cam, case, frame, rec):
                 c0 = cells_canvas.reshape(-1, 5, 2)[rng.randrange(len(cells_canvas) // 5)][4]
                 inward = canvas_corners.mean(0) - (a_ + b_) / 2
                 inward /= np.linalg.norm(inward)
-                tip = c0 + inward * 4 * target_ppm
+                tip = c0 + inward * 12 * target_ppm  # the fingertips end some 9 mm short of `tip`
             else:
                 p = a_ + (b_ - a_) * t
                 inward = canvas_corners.mean(0) - p
@@ -488,6 +488,8 @@ def place_document(rng, nrng, split, n, cam, case, frame, rec):
             rec["hand"] = True
             thumb_on_mrz = on
             break
+    if partial == "thumb" and not thumb_on_mrz:
+        partial = "glare"  # the thumb did not land on the MRZ: a glare spot covers it instead
     # LED glare on the page: away from the MRZ, or over it (partial_mrz).
     glares = []
     glare_max = 0.0
