@@ -601,6 +601,21 @@ void idkcv_finder_last_frame(const idkcv_finder *finder, float *foreground, floa
     if (change) *change = finder ? finder->change : -1;
 }
 
+int idkcv_closing(const uint8_t *source, int width, int height, int stride, int size, uint8_t *target, int target_stride,
+                  idkcv_error *error) {
+    if (!validImage(source, width, height, stride, 1) || !validImage(target, width, height, target_stride, 1) || size < 3 ||
+        size > 99 || size % 2 == 0) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "closing: bad image or size");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    return guarded(error, [&] {
+        cv::Mat out = wrap(target, width, height, target_stride);
+        cv::morphologyEx(wrap(source, width, height, stride), out, cv::MORPH_CLOSE,
+                         cv::getStructuringElement(cv::MORPH_RECT, cv::Size(size, size)));
+        return IDKCV_OK;
+    });
+}
+
 int idkcv_warp(const uint8_t *source, int width, int height, int stride, int channels, const float corners[8],
                uint8_t *target, int target_width, int target_height, int target_stride, idkcv_error *error) {
     if ((channels != 1 && channels != 3) || !validImage(source, width, height, stride, channels) || !corners ||

@@ -93,6 +93,13 @@ int idkcv_finder_last_ghosts(const idkcv_finder *finder);
 /// 1 when the finder holds a background learned at frames of `width` x `height`.
 int idkcv_finder_background_fits(const idkcv_finder *finder, int width, int height);
 
+/// A grey-level closing of `source` by a `size` x `size` square (odd, 3 to 99) into `target`
+/// (same size): dark things narrower than the square are filled with what surrounds them.
+/// Pixels outside the image do not count.
+int idkcv_closing(
+    const uint8_t *source, int width, int height, int stride, int size, uint8_t *target, int target_stride,
+    idkcv_error *error);
+
 /// Warps the quadrilateral `corners` (x0,y0 … x3,y3, in the order of the output's top-left,
 /// top-right, bottom-right, bottom-left) of `source` to the whole of `target` (bilinear).
 /// `channels` is 1 (luma) or 3 (packed RGB) for both images.

@@ -66,6 +66,24 @@ enum OpenCV {
     }
 
     /// Warps `corners` of `source` (1 or 3 channels of `width`) onto the whole of `target`.
+    /// A grey-level closing of rows `fromRow`... of `image` by a `size` x `size` square.
+    static func closing(_ image: LumaImage, fromRow y0: Int, size: Int) -> Result<[UInt8], VisionError> {
+        let rows = image.height - y0
+        guard image.width > 0, rows > 0, image.pixels.count >= image.width * image.height else {
+            return .failure(emptyImage(call: "idkcv_closing"))
+        }
+        var error = idkcv_error()
+        var out = [UInt8](repeating: 0, count: image.width * rows)
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in
+                idkcv_closing(
+                    p.baseAddress! + y0 * image.width, Int32(image.width), Int32(rows), Int32(image.width), Int32(size),
+                    o.baseAddress, Int32(image.width), &error)
+            }
+        }
+        return code == IDKCV_OK ? .success(out) : .failure(failure(error, call: "idkcv_closing"))
+    }
+
     static func warp(
         _ source: [UInt8], width: Int, height: Int, channels: Int, corners: [Float],
         into target: inout [UInt8], targetWidth: Int, targetHeight: Int

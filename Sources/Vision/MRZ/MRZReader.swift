@@ -134,39 +134,55 @@ public struct MRZReader: Sendable {
         return nil
     }
 
-    /// The centre of each character: spread evenly over the line's ink, each moved onto
-    /// the ink it sees, then kept on a straight fit of those that agree.
+    /// The centre of each character: spread evenly over the line's ink, then fitted to the
+    /// characters' ink seen in the column profile.
+    ///
+    /// The glyphs are the runs of columns with ink (one run a character; runs wider than a
+    /// character, blurred together, or narrower than a stroke are left out). Each character's
+    /// estimate takes the glyph nearest it, and a parabola through those pairs gives the next
+    /// estimates, with a tolerance that narrows from half a pitch: a zone seen at a slant and
+    /// cut out as a rectangle keeps its perspective, its pitch changing along the line, and
+    /// its middle characters may lie a third of a pitch from where an even spread puts them.
     static func centres(of line: MRZBand.Line, count: Int) -> [Float] {
         let pitch = (line.right - line.left) / (Float(count) - 1 + inkWidth)
         let first = line.left + inkWidth * pitch / 2
         let columns = line.columns
-        func refined(_ c: Float) -> Float? {
-            let a = max(0, Int((c - 0.45 * pitch).rounded())), b = min(columns.count - 1, Int((c + 0.45 * pitch).rounded()))
-            guard a <= b else { return nil }
-            var low = -1, high = -1
-            for x in a...b where columns[x] >= 2 {
-                if low < 0 { low = x }
-                high = x
+        var glyphs: [Float] = []
+        var start = -1
+        let from = max(0, Int(line.left) - 1), to = min(columns.count, Int(line.right.rounded(.up)) + 1)
+        for x in from...to {
+            if x < to, columns[x] >= 2 {
+                if start < 0 { start = x }
+            } else if start >= 0 {
+                let width = Float(x - start)
+                if width >= 0.12 * pitch, width <= 1.15 * pitch { glyphs.append(Float(start + x) / 2) }
+                start = -1
             }
-            return low < 0 ? nil : Float(low + high + 1) / 2
+        }
+        func nearest(_ c: Float) -> Float? {
+            // Binary search in the sorted glyph centres.
+            var low = 0, high = glyphs.count
+            while low < high {
+                let mid = (low + high) / 2
+                if glyphs[mid] < c { low = mid + 1 } else { high = mid }
+            }
+            let candidates = [low - 1, low].filter { $0 >= 0 && $0 < glyphs.count }.map { glyphs[$0] }
+            return candidates.min { abs($0 - c) < abs($1 - c) }
         }
         var estimates = (0..<count).map { first + Float($0) * pitch }
-        var seen = estimates.map(refined)
-        // Least-squares fits through the centres seen, dropping those far from the last fit:
-        // a straight line, then a parabola (a crop whose corners were a little off keeps a
-        // trace of perspective, so the pitch changes slowly along the line).
-        for (tolerance, degree) in [(Float(0.3), 1), (0.15, 1), (0.15, 2)] {
-            let pairs = seen.enumerated().compactMap { i, c in c.map { (Double(i), Double($0)) } }
-                .filter { abs($0.1 - Double(estimates[Int($0.0)])) <= Double(tolerance * pitch) }
-            guard pairs.count >= count / 3, let fit = polynomial(pairs, degree: degree) else { break }
+        for tolerance: Float in [0.5, 0.3, 0.2] {
+            let pairs = estimates.enumerated().compactMap { i, estimate -> (Double, Double)? in
+                guard let c = nearest(estimate), abs(c - estimate) <= tolerance * pitch else { return nil }
+                return (Double(i), Double(c))
+            }
+            guard pairs.count >= count / 3, let fit = polynomial(pairs, degree: 2) else { break }
             estimates = (0..<count).map { i in
                 let x = Double(i)
                 return Float(fit.reduce((0.0, 1.0)) { ($0.0 + $1 * $0.1, $0.1 * x) }.0)
             }
-            seen = estimates.map(refined)
         }
-        return estimates.enumerated().map { i, estimate in
-            if let c = seen[i], abs(c - estimate) <= 0.15 * pitch { return c }
+        return estimates.map { estimate in
+            if let c = nearest(estimate), abs(c - estimate) <= 0.15 * pitch { return c }
             return estimate
         }
     }

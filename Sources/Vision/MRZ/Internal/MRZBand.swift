@@ -44,7 +44,8 @@ struct MRZBand {
         let y0 = Int(Float(h) * from)
         let rows = h - y0
         guard w >= 64, rows >= 32 else { return nil }
-        let ink = binarise(image, fromRow: y0)
+        var ink = binarise(image, fromRow: y0, stroke: Int(pitch * closingSize) | 1)
+        clearLongRuns(&ink, width: w, longerThan: Int(pitch * longestRun))
         let centreX = Float(w) / 2
 
         // Skew: the angle whose sheared row projection has the largest sum of squares.
@@ -205,29 +206,84 @@ struct MRZBand {
         return best
     }
 
-    /// Ink pixels of rows `fromRow`... : the mean of the 3x3 square around a pixel is
-    /// `inkOffset` darker than the mean of the square of `radius` around it (both from one
+    /// The closing's square, in pitches (odd in pixels): wider than any stroke of OCR-B (about
+    /// 0.15 pitches, blurred or bold under 0.35), narrower than the space a character leaves.
+    static let closingSize: Float = 0.45
+
+    /// The image's rows `fromRow`... closed (a grey-level closing of `size`, OpenCV's): dark
+    /// things narrower than `size` are filled with the paper around them, larger dark regions
+    /// (a dark surface beyond the page's edge, a shadow) stay. A pixel is ink only where it is
+    /// darker than the closing (a black-hat, as the usual MRZ localisers take): the dark side of
+    /// an edge is not. Should OpenCV fail, every pixel counts as darker (the test is skipped).
+    static func closing(_ image: LumaImage, fromRow y0: Int, size: Int) -> [UInt8] {
+        (try? OpenCV.closing(image, fromRow: y0, size: min(99, max(3, size))).get())
+            ?? [UInt8](repeating: 255, count: image.width * (image.height - y0))
+    }
+
+    /// A row's run of ink longer than this many pitches is not text (a character's widest stroke
+    /// is under one, two blurred together under two) but an edge: the dark side of the page's
+    /// edge against a dark surface, a rule, a shadow. Such runs are cleared before the lines are
+    /// looked for, so an edge's row does not outweigh the zone's lines.
+    static let longestRun: Float = 3
+
+    /// Clears every horizontal run of ink longer than `limit` pixels.
+    static func clearLongRuns(_ ink: inout [Bool], width w: Int, longerThan limit: Int) {
+        let rows = ink.count / w
+        ink.withUnsafeMutableBufferPointer { ink in
+            for y in 0..<rows {
+                let row = y * w
+                var x = 0
+                while x < w {
+                    guard ink[row + x] else { x += 1; continue }
+                    var end = x
+                    while end < w, ink[row + end] { end += 1 }
+                    if end - x > limit {
+                        for i in x..<end { ink[row + i] = false }
+                    }
+                    x = end
+                }
+            }
+        }
+    }
+
+    /// How much darker than its surroundings a pixel must be to count as ink, as a share of
+    /// the way from the surroundings' mean down to the darkest ink of the searched rows
+    /// (``darkest``): the MRZ is printed in the darkest ink of the page, and the security
+    /// print many documents have under it, lighter, is not taken for text.
+    static let inkShare = (numerator: 2, denominator: 5)
+    /// The darkest ink: this share of the searched pixels is at or below it.
+    static let darkest = 0.01
+
+    /// Ink pixels of rows `fromRow`... : the mean of the 3x3 square around a pixel is darker
+    /// than the mean of the square of `radius` around it by `inkOffset` or `inkShare` of
+    /// that mean's distance to the darkest ink, whichever is more (both means from one
     /// integral image; squares are cut at the borders).
-    static func binarise(_ image: LumaImage, fromRow y0: Int) -> [Bool] {
+    static func binarise(_ image: LumaImage, fromRow y0: Int, stroke: Int) -> [Bool] {
         let w = image.width, rows = image.height - y0
         let stride = w + 1
         var integral = [Int](repeating: 0, count: stride * (rows + 1))
         var ink = [Bool](repeating: false, count: w * rows)
+        var histogram = [Int](repeating: 0, count: 256)
         image.pixels.withUnsafeBufferPointer { p in
             integral.withUnsafeMutableBufferPointer { s in
                 for y in 0..<rows {
                     var rowSum = 0
                     let source = (y + y0) * w
                     for x in 0..<w {
-                        rowSum += Int(p[source + x])
+                        let v = Int(p[source + x])
+                        histogram[v] += 1
+                        rowSum += v
                         s[(y + 1) * stride + x + 1] = s[y * stride + x + 1] + rowSum
                     }
                 }
             }
         }
+        let inkLevel = MRZCell.percentile(histogram, total: w * rows, fraction: darkest)
+        let (n, d) = inkShare
         integral.withUnsafeBufferPointer { s in
             ink.withUnsafeMutableBufferPointer { ink in
                 let r = radius
+                let closed = closing(image, fromRow: y0, size: stroke)
                 for y in 0..<rows {
                     let ya = max(0, y - r) * stride, yb = min(rows, y + r + 1) * stride
                     let ya3 = max(0, y - 1) * stride, yb3 = min(rows, y + 2) * stride
@@ -238,8 +294,12 @@ struct MRZBand {
                         let area = height * (xb - xa), area3 = height3 * (xb3 - xa3)
                         let sum = s[yb + xb] - s[ya + xb] - s[yb + xa] + s[ya + xa]
                         let sum3 = s[yb3 + xb3] - s[ya3 + xb3] - s[yb3 + xa3] + s[ya3 + xa3]
-                        // mean3 + offset < mean, without division.
-                        ink[y * w + x] = (sum3 + inkOffset * area3) * area < sum * area3
+                        // mean3 + offset < mean, without division: offset is the larger of
+                        // inkOffset and inkShare of (mean - inkLevel).
+                        let lhs = sum3 * area, rhs = sum * area3
+                        let shared = d * lhs + n * (sum - inkLevel * area) * area3
+                        ink[y * w + x] = lhs + inkOffset * area3 * area < rhs && shared < d * rhs
+                            && (Int(closed[y * w + x]) - inkOffset) * area3 > sum3
                     }
                 }
             }
