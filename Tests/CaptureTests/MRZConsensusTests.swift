@@ -42,6 +42,22 @@ import Vision
         #expect(consensus.accepted.map(\.agreement) == [3])
     }
 
+    @Test func aVisasZoneMakesNoKey() {
+        // A visa sticker on a passport's facing page (document code V, ICAO 9303 Part 7): its
+        // zone may pass every check digit read as a TD3, but it is not the passport's.
+        let visa = MRZ.composeTD3(
+            documentCode: "V", issuingState: "UTO", primaryIdentifier: "ERIKSSON", secondaryIdentifier: "ANNA MARIA",
+            documentNumber: "V12345678", nationality: "UTO", birthDate: "740812", sex: "F", expiryDate: "270415")
+        var consensus = MRZConsensus()
+        consensus.add(Self.reading(visa))
+        consensus.add(Self.reading(visa))
+        #expect(Self.reading(visa).allCheckDigitsHold)
+        #expect(consensus.accepted.isEmpty && consensus.nextKey == nil)
+        consensus.add(Self.reading(Self.zone()))
+        consensus.add(Self.reading(Self.zone()))
+        #expect(consensus.keys == [Self.key(Self.zone())])
+    }
+
     @Test func disagreeingFramesDoNotAccept() {
         var consensus = MRZConsensus()
         // Two different zones, each valid: no two frames agree on every line.

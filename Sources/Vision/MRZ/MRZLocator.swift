@@ -79,6 +79,29 @@ public struct MRZLocator: Sendable {
     ///   with the most confidence, else nil (no MRZ-like group of lines, or none read).
     /// - Throws: ``VisionError`` when OpenCV fails.
     public func locate(in image: LumaImage) throws(VisionError) -> Found? {
+        var best: Found?
+        for group in try candidateGroups(in: image).prefix(settings.maximumReads) {
+            // A visa's zone (document code V, ICAO 9303 Part 7: a sticker on a passport's
+            // facing page) is not the document's: the search goes on past it.
+            guard let found = try read(group, in: image), found.reading.text.first?.first != "V" else { continue }
+            if found.reading.allCheckDigitsHold { return found }
+            if best.map({ found.reading.meanConfidence > $0.reading.meanConfidence }) ?? true { best = found }
+        }
+        return best
+    }
+
+    /// The groups of lines that could be an MRZ, in the order they are read, each line from
+    /// its start to its end in frame pixels (for diagnostics: what the locator considered).
+    public func candidates(in image: LumaImage) throws(VisionError) -> [[Segment]] {
+        try candidateGroups(in: image).map { group in
+            group.map { line in
+                let half = Point(x: line.direction.x * line.length / 2, y: line.direction.y * line.length / 2)
+                return Segment(start: line.centre - half, end: line.centre + half)
+            }
+        }
+    }
+
+    func candidateGroups(in image: LumaImage) throws(VisionError) -> [[TextLine]] {
         var halved: LumaImage?
         var lines: [TextLine] = []
         for pass in settings.passes {
@@ -95,13 +118,7 @@ public struct MRZLocator: Sendable {
             ).get()
             lines += found.map { TextLine($0, scale: Double(pass.reduction)) }
         }
-        var best: Found?
-        for group in (Self.groups(lines) + Self.blocks(lines)).prefix(settings.maximumReads) {
-            guard let found = try read(group, in: image) else { continue }
-            if found.reading.allCheckDigitsHold { return found }
-            if best.map({ found.reading.meanConfidence > $0.reading.meanConfidence }) ?? true { best = found }
-        }
-        return best
+        return Self.groups(lines) + Self.blocks(lines)
     }
 
     // MARK: - Lines and groups
@@ -196,27 +213,35 @@ public struct MRZLocator: Sendable {
 
     /// A closing that joins a zone's lines as well as their characters leaves one block:
     /// about 17 times as long as thick for TD3, 14 for TD2 (two lines, 6.65 mm) and 7 for TD1
-    /// (three lines, 10.9 mm). Each block found is taken for the lines it would hold, most
-    /// like a zone first.
+    /// (three lines, 10.9 mm). Each block found is taken for the lines it would hold.
     static func blocks(_ lines: [TextLine]) -> [[TextLine]] {
-        let candidates = deduplicated(lines).compactMap { block -> ([TextLine], Double)? in
+        let candidates = deduplicated(lines).flatMap { block -> [(([TextLine], Double), Double)] in
             let aspect = block.length / block.thickness
-            guard aspect >= 5, aspect <= 24 else { return nil }
-            let count = aspect < 10.5 ? 3 : 2
-            let nominal = count == 3 ? 7.0 : 15.3
-            // The zone's height: the lines' pitch times (count - 1), and one line's height.
-            let pitch = Double(MRZReader.linePitchMillimetres)
-            let millimetres = pitch * Double(count - 1) + 2.42
-            let spacing = block.thickness * pitch / millimetres, height = block.thickness * 2.42 / millimetres
-            let members = (0..<count).map { i -> TextLine in
-                let offset = (Double(count - 1) / 2 - Double(i)) * spacing
-                return TextLine(
-                    centre: Point(x: block.centre.x + offset * block.up.x, y: block.centre.y + offset * block.up.y),
-                    direction: block.direction, length: block.length, thickness: height)
-            }
-            return (members, abs(aspect / nominal - 1))
+            guard aspect >= 5, aspect <= 24 else { return [] }
+            // Between TD1's and TD2's (a TD2 zone's block, thickened by the closing, can look
+            // as squat as 9) both readings of the block are tried, the nearer first.
+            let counts = aspect < 8.5 ? [3] : aspect > 12.5 ? [2] : [3, 2]
+            return counts.map { count in (members(of: block, count: count, aspect: aspect), block.length) }
         }
-        return candidates.sorted { $0.1 < $1.1 }.map(\.0)
+        // The longest first: a zone is the longest print of its page, and a word or a short
+        // field can have a zone's aspect; the nearer reading of one block first.
+        return candidates.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.1 < $1.0.1 }.map(\.0.0)
+    }
+
+    /// The `count` lines a block would hold, and how unlike that zone's aspect it is.
+    static func members(of block: TextLine, count: Int, aspect: Double) -> ([TextLine], Double) {
+        let nominal = count == 3 ? 7.0 : 15.3
+        // The zone's height: the lines' pitch times (count - 1), and one line's height.
+        let pitch = Double(MRZReader.linePitchMillimetres)
+        let millimetres = pitch * Double(count - 1) + 2.42
+        let spacing = block.thickness * pitch / millimetres, height = block.thickness * 2.42 / millimetres
+        let members = (0..<count).map { i -> TextLine in
+            let offset = (Double(count - 1) / 2 - Double(i)) * spacing
+            return TextLine(
+                centre: Point(x: block.centre.x + offset * block.up.x, y: block.centre.y + offset * block.up.y),
+                direction: block.direction, length: block.length, thickness: height)
+        }
+        return (members, abs(aspect / nominal - 1))
     }
 
     /// Pieces of one line joined: a closing that keeps two lines of the zone apart can leave
