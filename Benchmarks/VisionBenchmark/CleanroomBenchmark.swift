@@ -44,10 +44,22 @@ enum CleanroomBenchmark {
             ?? FileManager.default.currentDirectoryPath + "/.cache/cleanroom-data"
     }
 
+    /// The field scenes' split (scripts/vision-data/field, docs/vision-data.md): the project's
+    /// own stills of the same kinds, in the same truth format.
+    static func fieldFolder(_ split: String) -> String {
+        FileManager.default.currentDirectoryPath + "/.cache/vision-data/field/" + split
+    }
+
     static func run() throws {
-        let stills = folder + "/stills"
+        try run(
+            stills: folder + "/stills", missing: "make cleanroom-data",
+            title: "the clean-room stills (made by a generator written without reading the vision code; never tuned on)")
+    }
+
+    /// The figures on the stills (`NNNN.jpg` and `NNNN.json`) of one folder.
+    static func run(stills: String, missing: String, title: String) throws {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: stills) else {
-            print("no clean-room data in \(stills): make cleanroom-data")
+            print("no stills in \(stills): \(missing)")
             return
         }
         guard let model = VisionCrops.model else {
@@ -58,6 +70,9 @@ enum CleanroomBenchmark {
         let codec = JPEGCodec()
         var tallies: [String: Tally] = [:], surfaces: [String: Tally] = [:]
         var times: [Int: [Double]] = [:]
+        // The reader given the true page (cut out from the true corners): what the reader
+        // does on its own, apart from finding the zone; per group and per scale.
+        var onPage: [String: (readable: Int, right: Int, located: Int)] = [:]
         for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
             let base = stills + "/" + String(name.dropLast(5))
             let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: base + ".json")))
@@ -72,13 +87,35 @@ enum CleanroomBenchmark {
                 tallies[key, default: Tally()].add(truth, found)
             }
             surfaces[truth.surface, default: Tally()].add(truth, found)
+            if truth.case == "normal", truth.mrz_readable, let mrz = truth.mrz, let corners = truth.corners,
+                let documentClass = truth.class.flatMap(DocumentClass.init(rawValue:))
+            {
+                let page = Quadrilateral(corners.map { Point(x: $0[0], y: $0[1]) })
+                let scale = hypot(page.corners[1].x - page.corners[0].x, page.corners[1].y - page.corners[0].y) / documentClass.size.width
+                var consensus = MRZConsensus.oneFrame
+                consensus.add(try? locator.reader.read(DocumentFinder.crop(image, page, as: documentClass)))
+                let right = consensus.keys.first == key(mrz) ? 1 : 0
+                var located = MRZConsensus.oneFrame
+                located.add(found?.reading)
+                let locatedRight = located.keys.first == key(mrz) ? 1 : 0
+                let bin = scale < 3.5 ? "< 3.5 px/mm" : scale < 4.5 ? "3.5-4.5 px/mm" : scale < 6 ? "4.5-6 px/mm" : ">= 6 px/mm"
+                for name in ["\(truth.class ?? "") \(truth.layout ?? "")", bin, "\(truth.surface) surface"] {
+                    onPage[name, default: (0, 0, 0)].readable += 1
+                    onPage[name, default: (0, 0, 0)].right += right
+                    onPage[name, default: (0, 0, 0)].located += locatedRight
+                }
+            }
         }
-        print("==> the MRZ found first on the clean-room stills (\(names.filter { $0.hasSuffix(".json") }.count) stills, made by a generator written without reading the vision code; never tuned on)")
+        print("==> the MRZ found first on \(title): \(names.filter { $0.hasSuffix(".json") }.count) stills")
         print("  | group | stills | readable MRZ | right key | exact lines | wrong keys | key right, other lines wrong | zone read | predicted page, Jaccard median |")
         print("  | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for (key, tally) in tallies.sorted(by: { $0.key < $1.key }) { print("  " + tally.row(key)) }
         print("  by surface:")
         for (key, tally) in surfaces.sorted(by: { $0.key < $1.key }) { print("  " + tally.row(key)) }
+        print("  the reader given the true page (readable MRZs, normal stills): right keys, and the locator's beside them")
+        for (name, t) in onPage.sorted(by: { $0.key < $1.key }) {
+            print("  | \(name) | \(t.readable) | true page \(t.right) | located \(t.located) |")
+        }
         for (height, values) in times.sorted(by: { $0.key < $1.key }) {
             let sorted = values.sorted()
             print(String(

@@ -9,7 +9,9 @@ import Vision
 
 // `VisionBenchmark barcode` runs the PDF417 part alone, `VisionBenchmark paper` the paper
 // documents' part (it needs only their data), `VisionBenchmark faces` the face part,
-// `VisionBenchmark cleanroom` the MRZ found first on the clean-room stills.
+// `VisionBenchmark cleanroom` the MRZ found first on the clean-room stills, `VisionBenchmark
+// field SPLIT...` the same on the field scenes' splits, `VisionBenchmark
+// candidates FOLDER` the locator's candidate zones of each still (a diagnostic, own data only).
 if CommandLine.arguments.dropFirst().first == "barcode" {
     print("==> PDF417 on cards' backs (docs/vision.md)")
     try BarcodeBenchmark.run()
@@ -22,6 +24,24 @@ if CommandLine.arguments.dropFirst().first == "paper" {
 
 if CommandLine.arguments.dropFirst().first == "cleanroom" {
     try CleanroomBenchmark.run()
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "field" {
+    for split in CommandLine.arguments.dropFirst(2) {
+        try CleanroomBenchmark.run(
+            stills: CleanroomBenchmark.fieldFolder(split), missing: "make field-data",
+            title: "the field scenes' \(split) split (the project's own generator\(split == "train" ? ", tuned on" : ", never tuned on"))")
+    }
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "candidates" {
+    guard CommandLine.arguments.count == 3 else {
+        print("usage: VisionBenchmark candidates FOLDER")
+        exit(2)
+    }
+    try CandidatesDump.run(CommandLine.arguments[2])
     exit(0)
 }
 
