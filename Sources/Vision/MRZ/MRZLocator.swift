@@ -321,8 +321,14 @@ public struct MRZLocator: Sendable {
         let unseen = max(0, characters * pitch - (ends.max()! - starts.min()!))
         let start = starts.min()! - unseen, end = ends.max()! + unseen
         let top = across.first!, bottom = across.last!
-        // The crop: 4 mm beyond the ends, 5 mm beyond the outer lines' centres, at the reader's scale.
-        let margin = 4 * pixelsPerMillimetre, marginAcross = 5 * pixelsPerMillimetre
+        // The crop: 4 mm beyond the ends, 5 mm beyond the outer lines' centres, at the reader's
+        // scale. Two lines no longer than a TD1's may be two of its three (the third, of `<`
+        // fillers and a name, found too short or not at all): one line pitch more across, either
+        // side, and the reader says how many there are.
+        let longest = zip(starts, ends).map { $1 - $0 }.max()!
+        let mayBeTD1 = group.count == 2 && longest <= 34 * pitch
+        let margin = 4 * pixelsPerMillimetre
+        let marginAcross = (mayBeTD1 ? 5 + Double(MRZReader.linePitchMillimetres) : 5) * pixelsPerMillimetre
         let outputScale = Double(reader.pixelsPerMillimetre) / pixelsPerMillimetre
         let width = Int(((end - start + 2 * margin) * outputScale).rounded())
         let height = Int(((top - bottom + 2 * marginAcross) * outputScale).rounded())
@@ -338,7 +344,7 @@ public struct MRZLocator: Sendable {
             corners: corners.flatMap { [Float($0.x), Float($0.y)] }, into: &pixels, targetWidth: width, targetHeight: height
         ).get()
         let crop = LumaImage(width: width, height: height, pixels: pixels)
-        guard var reading = reader.readZone(crop), reading.format.lineCount == group.count else { return nil }
+        guard var reading = reader.readZone(crop), reading.format.lineCount == group.count || mayBeTD1 else { return nil }
         let documentClass: DocumentClass = switch reading.format {
         case .td1: .td1
         case .td2: .td2
@@ -348,7 +354,7 @@ public struct MRZLocator: Sendable {
         // then in the frame: the crop is a rectangle of the frame, so the map is affine.
         let upright = reading.upsideDown ? LumaImage(width: width, height: height, pixels: pixels.reversed()) : crop
         let nominalPitch = MRZReader.pitchMillimetres * reader.pixelsPerMillimetre
-        guard let band = MRZBand.find(in: upright, pitch: nominalPitch, from: 0, loose: true), band.lines.count == group.count else {
+        guard let band = MRZBand.find(in: upright, pitch: nominalPitch, from: 0, loose: true), band.lines.count == reading.format.lineCount else {
             return nil
         }
         func frame(_ p: Point) -> Point {
