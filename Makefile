@@ -41,8 +41,8 @@ pcscd-stop:
 ## vision-data: the generated vision test data in .cache/vision-data and the barcode data in
 ## .cache/barcode-data (docs/vision-data.md);
 ## made again only when scripts/vision-data changes, then checked
-## (three generators, independent: `make -j2` runs them side by side, as make test does)
-vision-data: id-document-data barcode-data paper-data
+## (four generators, independent: `make -j2` runs them side by side, as make test does)
+vision-data: id-document-data barcode-data paper-data field-data
 
 id-document-data:
 	/usr/bin/python3 scripts/vision-data/generate.py

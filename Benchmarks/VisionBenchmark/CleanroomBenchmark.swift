@@ -16,17 +16,7 @@ import Vision
 /// document's: the number that must stay 0), the predicted page against the true corners,
 /// and the time of a frame on one core, at 1280x720 and 1920x1080.
 enum CleanroomBenchmark {
-    struct Truth: Decodable {
-        let width: Int
-        let height: Int
-        let `class`: String?
-        let layout: String?
-        let mrz: [String]?
-        let mrz_readable: Bool
-        let corners: [[Double]]?
-        let surface: String
-        let `case`: String
-    }
+    typealias Truth = FieldScenes.Truth
 
     struct Tally {
         var stills = 0, readable = 0, right = 0, rightKey = 0, wrong = 0, wrongLines = 0, found = 0
@@ -58,7 +48,7 @@ enum CleanroomBenchmark {
 
     /// The figures on the stills (`NNNN.jpg` and `NNNN.json`) of one folder.
     static func run(stills: String, missing: String, title: String) throws {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: stills) else {
+        guard let all = try? FieldScenes.stills(in: stills) else {
             print("no stills in \(stills): \(missing)")
             return
         }
@@ -67,17 +57,14 @@ enum CleanroomBenchmark {
             return
         }
         let locator = MRZLocator(reader: MRZReader(model: model))
-        let codec = JPEGCodec()
         var tallies: [String: Tally] = [:], surfaces: [String: Tally] = [:]
         var times: [Int: [Double]] = [:]
         // The reader given the true page (cut out from the true corners): what the reader
         // does on its own, apart from finding the zone; per group and per scale.
         var onPage: [String: (readable: Int, right: Int, located: Int)] = [:]
-        for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
-            let base = stills + "/" + String(name.dropLast(5))
-            let truth = try JSONDecoder().decode(Truth.self, from: Data(contentsOf: URL(fileURLWithPath: base + ".json")))
-            var image = LumaImage()
-            try codec.decodeLuma([UInt8](Data(contentsOf: URL(fileURLWithPath: base + ".jpg"))), into: &image)
+        for still in all {
+            let truth = still.truth
+            let image = try still.luma()
             let start = ContinuousClock.now
             let found = try locator.locate(in: image)
             let elapsed = ContinuousClock.now - start
@@ -106,7 +93,7 @@ enum CleanroomBenchmark {
                 }
             }
         }
-        print("==> the MRZ found first on \(title): \(names.filter { $0.hasSuffix(".json") }.count) stills")
+        print("==> the MRZ found first on \(title): \(all.count) stills")
         print("  | group | stills | readable MRZ | right key | exact lines | wrong keys | key right, other lines wrong | zone read | predicted page, Jaccard median |")
         print("  | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for (key, tally) in tallies.sorted(by: { $0.key < $1.key }) { print("  " + tally.row(key)) }
