@@ -31,6 +31,12 @@ public struct MRZLocator: Sendable {
         public var minimumLength: Double = 0.025
         /// Zones read at most per frame (groups of lines first, the most alike first; then blocks).
         public var maximumReads: Int = 6
+        /// The least character pitch, in frame pixels, of a zone read (about 2.4 px/mm). Smaller,
+        /// OCR-B's letters and digits blur into one another, and two misread characters of the
+        /// document number can cancel in its check digit: on generated scenes at 4 and 5 pixels a
+        /// character such reads passed every check (G6 read as 4Z, D read as S twice). Such a
+        /// document is too small in the frame to read (the guidance asks to move closer).
+        public var minimumPitch: Double = 6
 
         public struct Pass: Sendable, Hashable {
             public var stroke: Int
@@ -379,6 +385,8 @@ public struct MRZLocator: Sendable {
         {
             reading = MRZReading(format: again.format, lines: again.lines, upsideDown: reading.upsideDown)
         }
+        let pitchSeen = segments.map { $0.start.distance(to: $0.end) }.max()! / Double(reading.format.lineLength)
+        guard pitchSeen >= settings.minimumPitch else { return nil }
         return Found(reading: reading, lines: segments, page: Quadrilateral(page), documentClass: documentClass)
     }
 

@@ -67,7 +67,7 @@ public struct MRZReader: Sendable {
             for cx in centres {
                 let shift = band.slope * (cx - band.centreX)
                 MRZCell.features(
-                    of: image, centreX: cx, top: line.top + shift, bottom: line.bottom + shift, pitch: pitch,
+                    of: image, centreX: cx, top: line.top + shift, bottom: line.bottom + shift, pitch: pitch, shear: band.shear,
                     width: model.cellWidth, height: model.cellHeight, into: &features
                 )
                 features.withUnsafeBufferPointer { model.probabilities($0, into: &probabilities) }
@@ -91,15 +91,18 @@ public struct MRZReader: Sendable {
     /// scale only guessed. Where no period shows, the nominal pitch says.
     static func format(of band: MRZBand, nominalPitch: Float) -> MRZReading.Format? {
         let formats = MRZReading.Format.allCases.filter { $0.lineCount == band.lines.count }
-        let counts = band.lines.map { line -> Float in
-            let span = line.right - line.left
-            let pitch = period(of: line, nominalPitch: nominalPitch) ?? nominalPitch
-            return span / pitch + 1 - inkWidth
+        let periods = band.lines.map { period(of: $0, nominalPitch: nominalPitch) }
+        func fit(_ pitches: [Float]) -> MRZReading.Format? {
+            let characters = zip(band.lines, pitches).map { line, pitch in (line.right - line.left) / pitch + 1 - inkWidth }.max() ?? 0
+            let scored = formats.map { ($0, abs(characters - Float($0.lineLength))) }
+            guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
+            return best.0
         }
-        let characters = counts.max() ?? 0
-        let scored = formats.map { ($0, abs(characters - Float($0.lineLength))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 3 else { return nil }
-        return best.0
+        // The period; else half of it (a line's profile can repeat more strongly every two
+        // characters than every one: a security print under it, runs of fillers); else the
+        // nominal pitch.
+        return fit(periods.map { $0 ?? nominalPitch }) ?? fit(periods.map { ($0 ?? 2 * nominalPitch) / 2 })
+            ?? fit(periods.map { _ in nominalPitch })
     }
 
     /// The character pitch of a line: the lag, from 0.4 to 2.5 nominal pitches, at which its
@@ -181,10 +184,36 @@ public struct MRZReader: Sendable {
                 return Float(fit.reduce((0.0, 1.0)) { ($0.0 + $1 * $0.1, $0.1 * x) }.0)
             }
         }
-        return estimates.map { estimate in
-            if let c = nearest(estimate), abs(c - estimate) <= 0.15 * pitch { return c }
-            return estimate
+        func snapped(_ estimates: [Float]) -> (centres: [Float], seen: Int) {
+            var seen = 0
+            let centres = estimates.map { estimate in
+                if let c = nearest(estimate), abs(c - estimate) <= 0.15 * pitch {
+                    seen += 1
+                    return c
+                }
+                return estimate
+            }
+            return (centres, seen)
         }
+        // A steep slant changes the pitch along the line more than a parabola from an even
+        // spread follows (a card tilted 30 degrees: a quarter from one end to the other). The
+        // line walked from its first glyph, each step from the last glyph met at the pitch
+        // seen so far, is the other guess; the one meeting more glyphs is taken.
+        var walk: [Float] = [], position = first, step = pitch
+        var previous: Float?
+        for k in 0..<count {
+            if k > 0 { position += step }
+            if let c = nearest(position), abs(c - position) <= 0.35 * step {
+                if let previous, k > 0 { step = min(max(0.7 * step + 0.3 * (c - previous), 0.7 * pitch), 1.3 * pitch) }
+                position = c
+                previous = c
+            } else {
+                previous = nil
+            }
+            walk.append(position)
+        }
+        let fitted = snapped(estimates), walked = snapped(walk)
+        return walked.seen > fitted.seen ? walked.centres : fitted.centres
     }
 
     /// The least-squares polynomial of `degree` (1 or 2) through `points`, lowest

@@ -20,6 +20,10 @@ struct MRZBand {
     var lines: [Line]
     var slope: Float
     var centreX: Float
+    /// How far a glyph's vertical axis leans: column x + shear * (y - the line's middle) at
+    /// row y. A zone seen at a slant and cut out as a rectangle keeps its perspective's shear
+    /// (the characters lean like italics); 0 for an upright crop.
+    var shear: Float = 0
 
     /// Where the search starts, as a fraction of the crop's height from the top: the MRZ
     /// is in the bottom third of every ICAO layout.
@@ -154,9 +158,79 @@ struct MRZBand {
                 group.insert(upper, at: 0)
                 k -= 1
             }
-            if group.count >= 2 { return MRZBand(lines: group, slope: slope, centreX: centreX) }
+            if group.count >= 2 {
+                let shear = Self.shear(of: group, ink: ink, width: w, fromRow: y0, slope: slope, centreX: centreX)
+                if shear != 0 {
+                    for index in group.indices {
+                        group[index].columns = Self.columns(
+                            of: group[index], ink: ink, width: w, fromRow: y0, slope: slope, centreX: centreX, shear: shear)
+                    }
+                }
+                return MRZBand(lines: group, slope: slope, centreX: centreX, shear: shear)
+            }
         }
         return nil
+    }
+
+    /// Shears tried: up to 0.4 (about 22 degrees of lean) either way.
+    static let maximumShear: Float = 0.4
+    static let shearStep: Float = 0.04
+
+    /// The shear whose column projection of the lines' ink is sharpest (the largest sum of
+    /// squares, as the skew is found for the rows); 0 unless one is clearly sharper.
+    static func shear(of lines: [Line], ink: [Bool], width w: Int, fromRow y0: Int, slope: Float, centreX: Float) -> Float {
+        var points: [(Float, Float)] = []
+        for line in lines {
+            let middle = (line.top + line.bottom) / 2
+            let left = max(0, Int(line.left)), right = min(w, Int(line.right.rounded(.up)))
+            guard left < right else { continue }
+            for x in stride(from: left, to: right, by: 1) {
+                let shift = (Float(x) - centreX) * slope
+                let a = max(y0, Int((line.top + shift).rounded())), b = min(y0 + ink.count / w, Int((line.bottom + shift).rounded()))
+                guard a < b else { continue }
+                for y in a..<b where ink[(y - y0) * w + x] { points.append((Float(x), Float(y) - middle - shift)) }
+            }
+        }
+        guard points.count > 100 else { return 0 }
+        func score(_ shear: Float) -> Double {
+            var bins = [Int](repeating: 0, count: w + 2 * w / 4 + 2)
+            let offset = Float(w / 4) + 0.5
+            for (x, dy) in points {
+                let column = Int(max(0, x - shear * dy + offset))
+                if column < bins.count { bins[column] += 1 }
+            }
+            return bins.reduce(0.0) { $0 + Double($1 * $1) }
+        }
+        let upright = score(0)
+        var best: Float = 0, bestScore = upright
+        for shear in stride(from: -maximumShear, through: maximumShear, by: shearStep) where shear != 0 {
+            let s = score(shear)
+            if s > bestScore { (best, bestScore) = (shear, s) }
+        }
+        // Upright unless a shear sharpens the columns by 2 % or more: an upright zone's
+        // score is flat near 0, and noise should not tilt its cells.
+        return bestScore >= upright * 1.02 ? best : 0
+    }
+
+    /// The line's column profile of ink, counted along the shear's leaning columns.
+    static func columns(
+        of line: Line, ink: [Bool], width w: Int, fromRow y0: Int, slope: Float, centreX: Float, shear: Float
+    ) -> [Int] {
+        let rows = ink.count / w
+        let middle = (line.top + line.bottom) / 2
+        var columns = [Int](repeating: 0, count: w)
+        for x in 0..<w {
+            let shift = (Float(x) - centreX) * slope
+            let a = max(y0, Int((line.top + shift).rounded())), b = min(y0 + rows, Int((line.bottom + shift).rounded()))
+            guard a < b else { continue }
+            var count = 0
+            for y in a..<b {
+                let sx = Int((Float(x) + shear * (Float(y) - middle - shift)).rounded())
+                if sx >= 0, sx < w, ink[(y - y0) * w + sx] { count += 1 }
+            }
+            columns[x] = count
+        }
+        return columns
     }
 
     /// The cluster without a sliver at either end that stands apart from the characters: under

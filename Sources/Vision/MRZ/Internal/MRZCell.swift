@@ -19,13 +19,14 @@ struct MRZCell {
     /// Writes the features of the character centred at `centreX` of a line whose text
     /// spans rows `top`...`bottom` into `features` (`width * height` values).
     static func features(
-        of image: LumaImage, centreX cx: Float, top: Float, bottom: Float, pitch: Float,
+        of image: LumaImage, centreX cx: Float, top: Float, bottom: Float, pitch: Float, shear: Float = 0,
         width cellWidth: Int, height cellHeight: Int, into features: inout [Float]
     ) {
         let w = image.width, h = image.height
         let textHeight = bottom - top
         let y0 = top - marginY * textHeight, y1 = bottom + marginY * textHeight
         let x0 = cx - boxWidth * pitch / 2, x1 = cx + boxWidth * pitch / 2
+        let middle = (top + bottom) / 2
         let lx0 = max(0, Int((cx - levelWidth * pitch / 2).rounded(.down)))
         let lx1 = min(w, Int((cx + levelWidth * pitch / 2).rounded(.up)))
         let ly0 = max(0, Int(y0.rounded(.down))), ly1 = min(h, Int(y1.rounded(.up)))
@@ -50,8 +51,10 @@ struct MRZCell {
                     var sum: Float = 0
                     for oy in offsets {
                         let y = y0 + (Float(r) + oy) * sy - 0.5
+                        // A leaning glyph is sampled along its lean (the band's shear).
+                        let lean = shear * (y + 0.5 - middle)
                         for ox in offsets {
-                            sum += bilinear(p, width: w, height: h, x: x0 + (Float(c) + ox) * sx - 0.5, y: y)
+                            sum += bilinear(p, width: w, height: h, x: x0 + (Float(c) + ox) * sx - 0.5 + lean, y: y)
                         }
                     }
                     let value = (paper - sum / 4) / contrast
