@@ -33,8 +33,9 @@ struct FieldScenesTests {
                 wrong.append(still.name)  // another document's zone, or a misread passing every check
             }
         }
-        // 147 of 212 when this test was written (2026-11-29); the target is 98 %.
-        #expect(readable >= 200 && Double(right) >= 0.66 * Double(readable), "\(right) of \(readable) keys right")
+        // 147 of 212 when this test was written, 163 after the reader walked slanted lines
+        // (2026-11-29); the target is 98 %.
+        #expect(readable >= 200 && Double(right) >= 0.74 * Double(readable), "\(right) of \(readable) keys right")
         #expect(wrong.isEmpty, "wrong keys on \(wrong)")
     }
 }
