@@ -23,7 +23,7 @@ replay=0
 runs=${FUZZ_RUNS:-1000000}
 # The cap of one target: FUZZ_SECONDS when set, else 600 s (config 1500 s: 10^6 YAML parses).
 cap() { if [ -n "${FUZZ_SECONDS:-}" ]; then echo "$FUZZ_SECONDS"; elif [ "$1" = config ]; then echo 1500; else echo 600; fi; }
-targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text aamva finder mrz-reader face dg2 tlv lds sod sm atr display-command config"}
+targets=${FUZZ_TARGETS:-"png jpeg mjpeg y4m mrz-text aamva finder mrz-reader mrz-locator face dg2 tlv lds sod sm atr display-command config"}
 if [ "$replay" = 0 ]; then
     runtime=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")/lib/clang
     libfuzzer=$(ls "$runtime"/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
@@ -77,6 +77,20 @@ PY
 seed aamva $(ls /tmp/idkiosk-seed-*.aamva 2>/dev/null | head -4)
 seed finder /tmp/idkiosk-seed.mrz
 seed mrz-reader /tmp/idkiosk-seed.mrz
+# mrz-locator: a passport page and a card's back of the generated crops, turned and laid on
+# a grey platen, as the target reads them (two bytes of half size, then luma).
+/usr/bin/python3 - "$data" <<'PY'
+import glob, json, sys
+from PIL import Image
+crops = [p for p in sorted(glob.glob(sys.argv[1] + "/crops/dev/*.json")) if json.load(open(p))["mrz"]]
+for i, path in enumerate(crops[:2]):
+    page = Image.open(path[:-5] + ".pgm").convert("L")
+    page = page.resize((page.width * 2 // 5, page.height * 2 // 5)).rotate(8 + 170 * i, expand=True, fillcolor=90)
+    frame = Image.new("L", (510, 400), 90)
+    frame.paste(page, ((510 - page.width) // 2, (400 - page.height) // 2))
+    open("/tmp/idkiosk-seed-locator-%d.bin" % i, "wb").write(bytes([254, 199]) + frame.tobytes())
+PY
+seed mrz-locator /tmp/idkiosk-seed-locator-0.bin /tmp/idkiosk-seed-locator-1.bin
 # A face as the face target reads it (two bytes of half size, then luma), and a DG2 of the
 # virtual passport's kind (ISO/IEC 19794-5 around a small JPEG), both from the face data.
 /usr/bin/python3 - <<'PY'

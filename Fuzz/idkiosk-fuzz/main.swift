@@ -53,6 +53,14 @@ func run(_ target: String, _ bytes: [UInt8]) {
         let start = pixels.count - min(bytes.count, pixels.count)
         pixels.replaceSubrange(start..., with: bytes.prefix(pixels.count))
         _ = reader.read(LumaImage(width: 856, height: 540, pixels: pixels))
+    case "mrz-locator":
+        // As `face`: two bytes of half size (up to 512 x 512), the rest the pixels; the MRZ
+        // looked for anywhere in the frame (lines, groups, cuts, reads, the page predicted).
+        guard bytes.count >= 2, let locator = Fuzz.locator else { return }
+        let (width, height) = (2 * Int(bytes[0]) + 2, 2 * Int(bytes[1]) + 2)
+        var pixels = Array(bytes.dropFirst(2).prefix(width * height))
+        pixels += [UInt8](repeating: 0, count: width * height - pixels.count)
+        _ = try? locator.locate(in: LumaImage(width: width, height: height, pixels: pixels))
     case "face":
         // As `finder`: two bytes of size (times two, up to 512 x 512), the rest the pixels;
         // the faces found, their guidance, and the liveness checks on them.
@@ -115,11 +123,13 @@ func run(_ target: String, _ bytes: [UInt8]) {
 }
 
 enum Fuzz {
-    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "aamva", "finder", "mrz-reader", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
+    static let targets = ["png", "jpeg", "mjpeg", "y4m", "mrz-text", "aamva", "finder", "mrz-reader", "mrz-locator", "face", "dg2", "tlv", "lds", "sod", "sm", "atr"]
     nonisolated(unsafe) static var finder: DocumentFinder? = try? DocumentFinder()
     /// The MRZ model from IDKIOSK_MODELS (default .cache/models); the mrz-reader target needs it.
     nonisolated(unsafe) static var reader: MRZReader? = (try? MRZModel(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
         .map { MRZReader(model: $0) }
+    /// The MRZ locator with that reader (the mrz-locator target).
+    nonisolated(unsafe) static var locator: MRZLocator? = reader.map { MRZLocator(reader: $0) }
     /// The face detector with the face models of IDKIOSK_MODELS (without them: no landmarks).
     nonisolated(unsafe) static var faceDetector: FaceDetector? = try? FaceDetector(
         models: try? FaceModels(folder: ProcessInfo.processInfo.environment["IDKIOSK_MODELS"] ?? ".cache/models"))
