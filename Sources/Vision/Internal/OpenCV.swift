@@ -65,7 +65,6 @@ enum OpenCV {
         return (Double(foreground), change < 0 ? nil : Double(change), Int(idkcv_finder_last_ghosts(finder)))
     }
 
-    /// Warps `corners` of `source` (1 or 3 channels of `width`) onto the whole of `target`.
     /// A grey-level closing of rows `fromRow`... of `image` by a `size` x `size` square.
     static func closing(_ image: LumaImage, fromRow y0: Int, size: Int) -> Result<[UInt8], VisionError> {
         let rows = image.height - y0
@@ -84,6 +83,7 @@ enum OpenCV {
         return code == IDKCV_OK ? .success(out) : .failure(failure(error, call: "idkcv_closing"))
     }
 
+    /// Warps `corners` of `source` (1 or 3 channels of `width`) onto the whole of `target`.
     static func warp(
         _ source: [UInt8], width: Int, height: Int, channels: Int, corners: [Float],
         into target: inout [UInt8], targetWidth: Int, targetHeight: Int

@@ -127,20 +127,14 @@ struct MRZBand {
             let height = Float(run.bottom - run.top + 1)
             guard height >= nominalHeight * (loose ? 0.3 : 0.45), height <= nominalHeight * (loose ? 2.2 : 1.8) else { continue }
             // Back to image rows (top at the centre column), and the band's column profile.
-            let top = Float(run.top - margin + y0), bottom = Float(run.bottom - margin + y0 + 1)
-            var columns = [Int](repeating: 0, count: w)
-            for x in 0..<w {
-                let shift: Float = (Float(x) - centreX) * slope
-                let a = max(y0, Int((top + shift).rounded())), b = min(h, Int((bottom + shift).rounded()))
-                guard a < b else { continue }
-                var count = 0
-                for y in a..<b where ink[(y - y0) * w + x] { count += 1 }
-                columns[x] = count
-            }
-            guard let (clusterLeft, clusterRight) = longestCluster(columns, gap: Int(pitch * 1.5)) else { continue }
-            let (left, right) = trimmed(columns, clusterLeft, clusterRight, pitch: pitch)
+            var line = Line(
+                top: Float(run.top - margin + y0), bottom: Float(run.bottom - margin + y0 + 1), left: 0, right: Float(w), columns: [])
+            line.columns = columns(of: line, ink: ink, width: w, fromRow: y0, slope: slope, centreX: centreX, shear: 0)
+            guard let (clusterLeft, clusterRight) = longestCluster(line.columns, gap: Int(pitch * 1.5)) else { continue }
+            let (left, right) = trimmed(line.columns, clusterLeft, clusterRight, pitch: pitch)
             guard Float(right - left) >= pitch * (loose ? 15 : 25) else { continue }
-            candidates.append(Line(top: top, bottom: bottom, left: Float(left), right: Float(right + 1), columns: columns))
+            (line.left, line.right) = (Float(left), Float(right + 1))
+            candidates.append(line)
         }
 
         // From the bottom, the first group of 2 or 3 lines alike in start, length and spacing.
@@ -212,7 +206,8 @@ struct MRZBand {
         return bestScore >= upright * 1.02 ? best : 0
     }
 
-    /// The line's column profile of ink, counted along the shear's leaning columns.
+    /// The line's column profile of ink (every column of the image), counted between its top
+    /// and bottom along the skew, and along the shear's leaning columns.
     static func columns(
         of line: Line, ink: [Bool], width w: Int, fromRow y0: Int, slope: Float, centreX: Float, shear: Float
     ) -> [Int] {
