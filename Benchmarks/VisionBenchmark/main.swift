@@ -24,6 +24,8 @@ if CommandLine.arguments.dropFirst().first == "paper" {
 
 if CommandLine.arguments.dropFirst().first == "cleanroom" {
     try CleanroomBenchmark.run()
+    try StationStillsBenchmark.run(
+        stills: CleanroomBenchmark.folder + "/stills", title: "the clean-room stills (measurement only, never tuned on)")
     exit(0)
 }
 
@@ -32,7 +34,18 @@ if CommandLine.arguments.dropFirst().first == "field" {
         try CleanroomBenchmark.run(
             stills: CleanroomBenchmark.fieldFolder(split), missing: "make field-data",
             title: "the field scenes' \(split) split (the project's own generator\(split == "train" ? ", tuned on" : ", never tuned on"))")
+        try StationStillsBenchmark.run(stills: CleanroomBenchmark.fieldFolder(split), title: "the field scenes' \(split) split")
     }
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "stations" {
+    guard CommandLine.arguments.count == 3, !CommandLine.arguments[2].contains("cleanroom") else {
+        print("usage: VisionBenchmark stations FOLDER (own data only: the clean-room stills are measured, never looked at one by one)")
+        exit(2)
+    }
+    StationStillsBenchmark.detail = true
+    try StationStillsBenchmark.run(stills: CommandLine.arguments[2], title: CommandLine.arguments[2])
     exit(0)
 }
 

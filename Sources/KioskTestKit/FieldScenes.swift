@@ -25,6 +25,15 @@ public enum FieldScenes {
         public let surface: String
         /// normal, visa_decoy, two_documents, text_page, partial_mrz, empty, non_document.
         public let `case`: String
+        /// The guidance the station should give: centerId, tooClose, moveCloser, tilt,
+        /// holdStraight, holdStill or ready.
+        public let guidance: String?
+        /// Whether an LED's glare lies on the document (a reject reason, not a guidance state).
+        public let glare: Bool?
+        /// The length of the motion blur on the page, in millimetres.
+        public let motion_blur_mm: Double?
+        /// The defocus (the field scenes' Gaussian's deviation on the page, mm; 0 when sharp).
+        public let defocus_mm: Double?
     }
 
     /// One still: its name (`NNNN`), truth and the path of its frame.
@@ -32,6 +41,9 @@ public enum FieldScenes {
         public let name: String
         public let truth: Truth
         public let path: String
+
+        /// The same camera's view of the empty platen (`NNNN-platen.jpg`).
+        public var platenPath: String { String(path.dropLast(4)) + "-platen.jpg" }
 
         /// The frame's luma.
         public func luma() throws -> LumaImage {

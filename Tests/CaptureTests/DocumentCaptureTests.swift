@@ -299,8 +299,8 @@ import Imaging
     @Test func theOutlineIsDrawnOnThePreviewOnly() throws {
         let finder = try DocumentFinder()
         var processor = FrameProcessor(jpegQuality: 90, previewWidth: 320)
-        let guidance = DocumentGuidance.Settings()
-        func measure(_ frame: Frame) throws { _ = try processor.measureDocument(frame, finder: finder, reader: nil, guidance: guidance) { _ in false } }
+        let analyzer = DocumentAnalyzer(finder: finder, reader: nil, guidance: DocumentGuidance.Settings())
+        func measure(_ frame: Frame) throws { _ = try processor.measureDocument(frame, analyzer: analyzer) { _ in false } }
         try measure(Self.frame(pageAt: nil))  // learns the platen
         #expect(processor.overlay == nil)
         // A page placed well: green on its left edge (x 170 in the frame, 85 in the half-size preview).

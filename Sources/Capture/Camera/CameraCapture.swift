@@ -196,11 +196,11 @@ public struct CameraCapture: CaptureDevice {
             var document = DocumentCapture(request: request, gate: gate, sidePause: settings.sidePause)
             let barcodes = CardBarcodeReader()
             // The MRZ found first where the page's outline gives none (an open booklet).
-            let locator = reader.map { MRZLocator(reader: $0) }
+            let analyzer = DocumentAnalyzer(finder: finder, reader: reader, guidance: guidance)
             await run(&document, source: source, request: request, report: report) { processor, frame, decisions in
                 try processor.measureDocument(
-                    frame, finder: finder, reader: reader, guidance: guidance, classes: decisions.classes, wantsMRZ: decisions.wantsMRZ,
-                    barcodeReader: decisions.wantsBarcode ? barcodes : nil, locator: locator)
+                    frame, analyzer: analyzer, classes: decisions.classes, wantsMRZ: decisions.wantsMRZ,
+                    barcodeReader: decisions.wantsBarcode ? barcodes : nil)
             }
         }
     }

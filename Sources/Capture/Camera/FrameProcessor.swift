@@ -39,82 +39,18 @@ struct FrameProcessor {
         return try finder.observe(luma, learning: learning, measureQuality: learning, classes: classes)
     }
 
-    /// The document in the frame, its thumbnail, and (when `wantsMRZ` says so for its
-    /// class and it lies whole and flat enough to read) the MRZ of its perspective-corrected crop;
-    /// with a `barcodeReader`, the PDF417 of a card found (whole or not, at any tilt: the crop flattens it).
-    /// With a `locator`, a frame whose page gave no MRZ with every check digit holding is
-    /// searched for one on its own (the MRZ found first): a zone read whole gives the MRZ, its
-    /// class, and the page where the outline found none or another shape (an open booklet,
-    /// whose two pages share an ID-3 page's aspect ratio).
+    /// The document in the frame (``DocumentAnalyzer``), and its outline for the preview.
     mutating func measureDocument(
-        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings,
-        classes: Set<DocumentClass> = DocumentClass.identity, wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader? = nil,
-        locator: MRZLocator? = nil
+        _ frame: Frame, analyzer: DocumentAnalyzer, classes: Set<DocumentClass> = DocumentClass.identity,
+        wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader? = nil
     ) throws -> DocumentFrame {
-        var measured = try measureOutlined(
-            frame, finder: finder, reader: reader, guidance: guidance, classes: classes, wantsMRZ: wantsMRZ, barcodeReader: barcodeReader)
-        // Not where the outline found a whole document of a kind that carries no MRZ here (a
-        // card's front): the search costs about as much as the rest of the frame's analysis.
-        if let outlined = measured.observation.document, outlined.whole, !wantsMRZ(outlined.documentClass) { return measured }
-        guard let locator, measured.mrz?.allCheckDigitsHold != true, wantsMRZ(.td3) || wantsMRZ(.td1),
-              let found = try locator.locate(in: luma), found.reading.allCheckDigitsHold, wantsMRZ(found.documentClass)
-        else { return measured }
-        measured.mrzLookedFor = true
-        measured.mrz = found.reading
+        try PixelConversion.luma(of: frame, into: &luma, codec: codec)
+        let measured = try analyzer.analyse(luma, learning: true, classes: classes, wantsMRZ: wantsMRZ, barcodeReader: barcodeReader)
         let observation = measured.observation
-        if let outlined = observation.document, outlined.quadrilateral.jaccardIndex(with: found.page) >= 0.75 {
-            // The outline is the page: the class is the MRZ's (ID-2 and ID-3 look alike).
-            measured.observation.document?.documentClass = found.documentClass
-            return measured
-        }
-        guard var document = finder.document(at: found.page, as: found.documentClass, width: observation.width, height: observation.height)
-        else { return measured }
-        if document.whole {
-            document.quality = try DocumentFinder.quality(of: luma, document.quadrilateral, document.documentClass)
-            let size = DocumentFrame.thumbnailSize
-            measured.thumbnail = try DocumentFinder.crop(
-                luma, document.quadrilateral, as: document.documentClass,
-                pixelsPerMillimetre: Double(size.width) / document.documentClass.size.width
-            ).pixels
-        }
-        measured.observation.document = document
-        overlay = PreviewOverlay(
-            quadrilateral: document.quadrilateral, frameWidth: observation.width, frameHeight: observation.height,
-            placed: DocumentGuidance.isPlaced(document, settings: guidance))
-        return measured
-    }
-
-    /// What the document's outline gives: the document, its thumbnail and the MRZ of its crop.
-    private mutating func measureOutlined(
-        _ frame: Frame, finder: DocumentFinder, reader: MRZReader?, guidance: DocumentGuidance.Settings,
-        classes: Set<DocumentClass>, wantsMRZ: (DocumentClass) -> Bool, barcodeReader: CardBarcodeReader?
-    ) throws -> DocumentFrame {
-        let observation = try observeDocument(frame, finder: finder, classes: classes)
-        var measured = DocumentFrame(observation: observation)
         overlay = observation.document.map { document in
             PreviewOverlay(
                 quadrilateral: document.quadrilateral, frameWidth: observation.width, frameHeight: observation.height,
-                placed: DocumentGuidance.isPlaced(document, settings: guidance))
-        }
-        // A card's barcode can be read before the card lies whole in the frame.
-        if let barcodeReader, let document = observation.document, document.documentClass == .td1 {
-            measured.barcodeLookedFor = true
-            measured.barcode = try barcodeReader.read(luma, card: document.quadrilateral).map(BarcodeRead.init)
-        }
-        guard let document = observation.document, document.whole else { return measured }
-        let size = DocumentFrame.thumbnailSize
-        measured.thumbnail = try DocumentFinder.crop(
-            luma, document.quadrilateral, as: document.documentClass,
-            pixelsPerMillimetre: Double(size.width) / document.documentClass.size.width
-        ).pixels
-        if let reader, wantsMRZ(document.documentClass), document.pose.tiltDegrees <= guidance.maximumTilt {
-            let crop = try DocumentFinder.crop(luma, document.quadrilateral, as: document.documentClass)
-            measured.mrzLookedFor = true
-            measured.mrz = reader.read(crop)
-            // The class from the content: a TD2 card is cropped as an ID-3 page (same shape).
-            if let reading = measured.mrz, reading.allCheckDigitsHold, reading.format == .td2, document.documentClass == .td3 {
-                measured.observation.document?.documentClass = .td2
-            }
+                placed: DocumentGuidance.isPlaced(document, settings: analyzer.guidance))
         }
         return measured
     }

@@ -1,14 +1,15 @@
-import Vision
+public import Vision
 
 /// What the frame loop measured of a frame for a document capture: the document found,
 /// the MRZ read from its perspective-corrected crop when one was asked for, and a small
 /// thumbnail of the document (to tell a card's two faces apart).
-struct DocumentFrame: Sendable {
-    var observation: DocumentObservation
-    /// Whether the MRZ was looked for in this frame (a whole document, not too tilted).
-    var mrzLookedFor = false
-    /// The MRZ read, if one was found.
-    var mrz: MRZReading?
+public struct DocumentFrame: Sendable {
+    public internal(set) var observation: DocumentObservation
+    /// Whether the MRZ was looked for in this frame (a whole document, not too tilted; or
+    /// anywhere in it, by the MRZ found first).
+    public internal(set) var mrzLookedFor = false
+    /// The MRZ read, if one was found. Personal data: never logged.
+    public internal(set) var mrz: MRZReading?
     /// Whether the card's barcode was looked for in this frame (a whole card's back in `barcode` mode).
     var barcodeLookedFor = false
     /// The barcode decoded, if one was: its record, or why it is none.

@@ -4,12 +4,11 @@ import Foundation
 import Imaging
 import Vision
 
-/// The analysis of one input: each frame through the finder and the guidance, timed, and
-/// the MRZ of each whole, flat enough document through the reader and the frames' agreement.
+/// The analysis of one input: each frame through the station's own analysis
+/// (``DocumentAnalyzer``: the outline, the MRZ of its crop, the MRZ found first) and the
+/// guidance, timed, and the MRZ read through the frames' agreement.
 struct DocumentAnalysis {
-    let finder: DocumentFinder
-    let reader: MRZReader?
-    let maximumTilt: Double
+    let analyzer: DocumentAnalyzer
     private(set) var consensus = MRZConsensus()
     /// The same reads, one frame enough: what a still (one frame) can say.
     private var oneFrame = MRZConsensus.oneFrame
@@ -21,9 +20,7 @@ struct DocumentAnalysis {
     private(set) var frames: [DocumentFrameReport] = []
 
     init(finder: DocumentFinder, guidance: DocumentGuidance.Settings, reader: MRZReader?) {
-        self.finder = finder
-        self.reader = reader
-        maximumTilt = guidance.maximumTilt
+        analyzer = DocumentAnalyzer(finder: finder, reader: reader, guidance: guidance)
         self.guidance = DocumentGuidance(settings: guidance)
         // A still stands for a document held still: one frame is enough.
         var still = guidance
@@ -33,7 +30,7 @@ struct DocumentAnalysis {
 
     mutating func learn(_ background: LumaImage) throws {
         do {
-            try finder.learnBackground(background, weight: 1)
+            try analyzer.finder.learnBackground(background, weight: 1)
         } catch {
             throw CommandFailure(.badInput, "the background cannot be learned: \(error)")
         }
@@ -59,15 +56,13 @@ struct DocumentAnalysis {
     private mutating func analyse(_ image: LumaImage, index: Int, still: Bool) {
         let start = ContinuousClock.now
         do {
-            let observation = try finder.observe(image, learning: !still)
+            let measured = try analyzer.analyse(image, learning: !still)
+            let observation = measured.observation
             let state = still ? stillGuidance.observe(observation) : guidance.observe(observation)
             let elapsed = ContinuousClock.now - start
             var report = DocumentFrameReport(index: index, observation: observation, state: state, elapsed: elapsed)
-            if let reader, let document = observation.document, document.whole, document.pose.tiltDegrees <= maximumTilt {
-                let readStart = ContinuousClock.now
-                let crop = try DocumentFinder.crop(image, document.quadrilateral, as: document.documentClass)
-                let reading = reader.read(crop)
-                report.mrzMilliseconds = DocumentFrameReport.milliseconds(ContinuousClock.now - readStart)
+            if measured.mrzLookedFor {
+                let reading = measured.mrz
                 report.mrz = reading == nil ? "none" : reading!.allCheckDigitsHold ? "read" : "check digits fail"
                 if let reading, reading.upsideDown { report.mrz! += ", upside down" }
                 consensus.add(reading)

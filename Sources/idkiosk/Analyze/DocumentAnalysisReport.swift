@@ -18,10 +18,10 @@ struct DocumentFrameReport: Encodable {
     var glareOverPhotoPercent: Double?
     var otherDocuments: Int?
     var milliseconds: Double?
-    /// What the MRZ reader made of the document: `read` (every check digit holds), `check
-    /// digits fail`, `none`; nil when it was not looked for.
+    /// What the MRZ reader made of the document (or, where its outline gave none, of the
+    /// MRZ looked for on its own): `read` (every check digit holds), `check digits fail`,
+    /// `none`; nil when it was not looked for.
     var mrz: String?
-    var mrzMilliseconds: Double?
     /// Why the frame could not be analysed (a corrupt frame).
     var error: String?
 
@@ -76,7 +76,7 @@ struct DocumentFrameReport: Encodable {
         if let glarePercent { text += "  glare \(glarePercent)%" }
         if whole == false { text += "  cut" }
         if let milliseconds { text += "  \(milliseconds) ms" }
-        if let mrz { text += "  MRZ \(mrz)" + (mrzMilliseconds.map { " (\($0) ms)" } ?? "") }
+        if let mrz { text += "  MRZ \(mrz)" }
         return text
     }
 }
