@@ -37,8 +37,11 @@ struct FieldScenesTests {
             }
         }
         // 147 of 212 when this test was written, 163 after the reader walked slanted lines
-        // (2026-11-29); the target is 98 %.
-        #expect(readable >= 200 && Double(right) >= 0.74 * Double(readable), "\(right) of \(readable) keys right")
+        // (2026-11-29). Then the scenes' TD2 and TD3 zones moved to ICAO's place (Doc 9303 Part
+        // 4 Figure 3: lines 6.35 mm apart, 9.40 and 15.75 mm above the bottom edge, not 4.23
+        // mm apart and lower, as the generator and the locator had both assumed): 128 of 216,
+        // 156 once the locator took such lines for a zone (2026-12-07). The target is 98 %.
+        #expect(readable >= 200 && Double(right) >= 0.70 * Double(readable), "\(right) of \(readable) keys right")
         #expect(wrong.isEmpty, "wrong keys on \(wrong)")
     }
 }

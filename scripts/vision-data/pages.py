@@ -28,11 +28,15 @@ MRZ_PITCH_MM = 2.54
 # Nominal OCR-B size I character height.
 MRZ_CAP_MM = 2.42
 # Reference centre lines of the MRZ lines in mm from the bottom edge, top line first,
-# and the left edge of the first character in mm from the left edge.
-MRZ_LINES_MM = {"TD1": (13.12, 8.89, 4.66), "TD2": (10.58, 6.35), "TD3": (10.58, 6.35)}
-MRZ_LEFT_MM = {"TD1": 4.7, "TD2": 6.0, "TD3": 6.0}
+# and the left edge of the first character in mm from the left edge. Doc 9303 Part 4
+# Figure 3: a TD3's lines are centred in printing zones 7.25-11.55 and 13.6-17.9 mm above
+# the bottom edge (9.40 and 15.75 mm, 6.35 mm apart); Part 6's TD2 zone conforms to it.
+# First character: TD3 6.0, TD1 5.0, TD2 4.0 mm (+-1.0, Parts 4-6 4.2.1.3). A TD1's three
+# lines are 4.23 mm apart, centred in its 17.78 mm zone (no figure value was at hand).
+MRZ_LINES_MM = {"TD1": (13.12, 8.89, 4.66), "TD2": (15.75, 9.40), "TD3": (15.75, 9.40)}
+MRZ_LEFT_MM = {"TD1": 5.0, "TD2": 4.0, "TD3": 6.0}
 # Height of the clear zone the MRZ is printed in, from the bottom edge.
-MRZ_ZONE_MM = {"TD1": 17.78, "TD2": 17.0, "TD3": 23.2}
+MRZ_ZONE_MM = {"TD1": 17.78, "TD2": 23.2, "TD3": 23.2}
 CARD_CORNER_RADIUS_MM = 3.18
 
 # Page colour schemes: base tint top, base tint bottom, guilloche 1, guilloche 2, accent.

@@ -89,7 +89,7 @@ public struct MRZLocator: Sendable {
         for group in try candidateGroups(in: image).prefix(settings.maximumReads) {
             // A visa's zone (document code V, ICAO 9303 Part 7: a sticker on a passport's
             // facing page) is not the document's: the search goes on past it.
-            guard let found = try read(group, in: image), found.reading.text.first?.first != "V" else { continue }
+            guard let found = try readEitherSpacing(group, in: image), found.reading.text.first?.first != "V" else { continue }
             if found.reading.allCheckDigitsHold { return found }
             if best.map({ found.reading.meanConfidence > $0.reading.meanConfidence }) ?? true { best = found }
         }
@@ -161,8 +161,9 @@ public struct MRZLocator: Sendable {
     }
 
     /// Groups of two or three lines that could be an MRZ, the most alike first: parallel
-    /// within 3 degrees, thickness within 45 %, spaced 1.3 to 2.6 thicknesses apart (evenly,
-    /// for three), and starting or ending together. Their lengths may differ: a line of the
+    /// within 3 degrees, thickness within 45 %, spaced 1.3 to 3.4 thicknesses apart (evenly,
+    /// for three; a line is about as thick as its characters are high, 2.4 mm: a TD1's lines
+    /// are 4.23 mm apart, a TD2's or TD3's 6.35), and starting or ending together. Their lengths may differ: a line of the
     /// zone ends in `<` fillers, which are thin, and may be found shorter than it is.
     static func groups(_ lines: [TextLine]) -> [[TextLine]] {
         let lines = joined(deduplicated(lines)).filter { $0.length >= 12 * $0.thickness }
@@ -185,7 +186,9 @@ public struct MRZLocator: Sendable {
                 guard gaps.count == 2, gaps.allSatisfy({ $0 > 0 }), abs(gaps[0] - gaps[1]) <= 0.2 * max(gaps[0], gaps[1]) else {
                     continue
                 }
-                guard pairCost(triple[0], triple[2]) == nil else { continue }  // the outer two are too far to pair
+                // Three lines are a TD1's: 4.23 mm apart, under 2.15 of their thicknesses.
+                let thickness = triple.map(\.thickness).reduce(0, +) / 3
+                guard max(gaps[0], gaps[1]) < 2.15 * thickness else { continue }
                 groups.append((triple, (cost + other) / 2 - 0.5))
             }
         }
@@ -207,38 +210,40 @@ public struct MRZLocator: Sendable {
         guard thicknessDifference <= 0.45, longer.length >= 20 * thickness, shorter.length >= 0.35 * longer.length else { return nil }
         let offset = b.centre - a.centre
         let spacing = abs(offset.dot(a.up)) / thickness
-        guard spacing >= 1.3, spacing <= 2.6 else { return nil }
+        guard spacing >= 1.3, spacing <= 3.4 else { return nil }
         let u = a.direction
         let (startA, startB) = (a.centre.dot(u) - a.length / 2, b.centre.dot(u) - b.length / 2)
         let (endA, endB) = (a.centre.dot(u) + a.length / 2, b.centre.dot(u) + b.length / 2)
         let aligned = min(abs(startA - startB), abs(endA - endB)) / thickness
         guard aligned <= 1.5 else { return nil }
-        return (1 - shorter.length / longer.length) / 2 + thicknessDifference / 2 + abs(spacing - 1.75) / 4 + aligned / 10
-            + (1 - cosine) * 50
+        // Nearest to a TD1's spacing (1.75 thicknesses) or a TD2's and TD3's (2.6).
+        let spacingCost = min(abs(spacing - 1.75), abs(spacing - 2.6)) / 4
+        return (1 - shorter.length / longer.length) / 2 + thicknessDifference / 2 + spacingCost + aligned / 10 + (1 - cosine) * 50
     }
 
     /// A closing that joins a zone's lines as well as their characters leaves one block:
-    /// about 17 times as long as thick for TD3, 14 for TD2 (two lines, 6.65 mm) and 7 for TD1
+    /// about 13 times as long as thick for TD3, 10 for TD2 (two lines, 8.8 mm) and 7 for TD1
     /// (three lines, 10.9 mm). Each block found is taken for the lines it would hold.
     static func blocks(_ lines: [TextLine]) -> [[TextLine]] {
         let candidates = deduplicated(lines).flatMap { block -> [(([TextLine], Double), Double)] in
             let aspect = block.length / block.thickness
             guard aspect >= 5, aspect <= 24 else { return [] }
             // Between TD1's and TD2's (a TD2 zone's block, thickened by the closing, can look
-            // as squat as 9) both readings of the block are tried, the nearer first.
+            // as squat as 8) both readings of the block are tried.
             let counts = aspect < 8.5 ? [3] : aspect > 12.5 ? [2] : [3, 2]
             return counts.map { count in (members(of: block, count: count, aspect: aspect), block.length) }
         }
         // The longest first: a zone is the longest print of its page, and a word or a short
-        // field can have a zone's aspect; the nearer reading of one block first.
-        return candidates.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.1 < $1.0.1 }.map(\.0.0)
+        // field can have a zone's aspect; of one block, three lines first (a TD1's lines are
+        // the ones a closing merges).
+        return candidates.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.0.count > $1.0.0.count }.map(\.0.0)
     }
 
     /// The `count` lines a block would hold, and how unlike that zone's aspect it is.
     static func members(of block: TextLine, count: Int, aspect: Double) -> ([TextLine], Double) {
-        let nominal = count == 3 ? 7.0 : 15.3
+        let nominal = count == 3 ? 7.0 : 11.5
         // The zone's height: the lines' pitch times (count - 1), and one line's height.
-        let pitch = Double(MRZReader.linePitchMillimetres)
+        let pitch = Double(count == 3 ? MRZReader.linePitchMillimetres : MRZReader.widePitchMillimetres)
         let millimetres = pitch * Double(count - 1) + 2.42
         let spacing = block.thickness * pitch / millimetres, height = block.thickness * 2.42 / millimetres
         let members = (0..<count).map { i -> TextLine in
@@ -311,18 +316,37 @@ public struct MRZLocator: Sendable {
 
     // MARK: - Reading and the page
 
+    /// The zone of `group` read at the scale its lines' spacing gives. Three lines are a TD1's
+    /// (4.23 mm apart). Two lines about 1.75 of their thicknesses apart are two of a TD1's, about
+    /// 2.6 a TD2's or TD3's (6.35 mm); between 1.95 and 2.9 (a slant thins the lines) the other
+    /// spacing is tried when the nearer gives no reading whose check digits hold.
+    func readEitherSpacing(_ group: [TextLine], in image: LumaImage) throws(VisionError) -> Found? {
+        guard group.count == 2 else { return try read(group, in: image, wide: false) }
+        let n = group[0].up
+        let spacing = abs(group[0].centre.dot(n) - group[1].centre.dot(n))
+        let ratio = spacing / ((group[0].thickness + group[1].thickness) / 2)
+        let wide = ratio >= 2.15
+        let first = try read(group, in: image, wide: wide)
+        guard first?.reading.allCheckDigitsHold != true, (1.95...2.9).contains(ratio) else { return first }
+        guard let second = try read(group, in: image, wide: !wide) else { return first }
+        if second.reading.allCheckDigitsHold { return second }
+        return first.map { $0.reading.meanConfidence >= second.reading.meanConfidence ? $0 : second } ?? second
+    }
+
     /// The zone of `group` cut out upright at the reader's scale and read; the page predicted.
-    func read(_ group: [TextLine], in image: LumaImage) throws(VisionError) -> Found? {
+    /// - Parameter wide: whether its lines are a TD2's or TD3's (6.35 mm apart), not a TD1's (4.23 mm).
+    func read(_ group: [TextLine], in image: LumaImage, wide: Bool) throws(VisionError) -> Found? {
         let u = group[0].direction, n = group[0].up
         let across = group.map { $0.centre.dot(n) }
         let spacing = (across.first! - across.last!) / Double(group.count - 1)
         guard spacing > 0 else { return nil }
-        let pixelsPerMillimetre = spacing / Double(MRZReader.linePitchMillimetres)
+        let lineSpacing = Double(wide ? MRZReader.widePitchMillimetres : MRZReader.linePitchMillimetres)
+        let pixelsPerMillimetre = spacing / lineSpacing
         let starts = group.map { $0.centre.dot(u) - $0.length / 2 }, ends = group.map { $0.centre.dot(u) + $0.length / 2 }
         // The lines may be longer than found (thin `<` fillers at either end, as the zone may
         // lie either way up): the crop reaches as far as a line of the layout could (TD1 30
         // characters on three lines, TD2 and TD3 up to 44 on two).
-        let pitch = spacing * Double(MRZReader.pitchMillimetres / MRZReader.linePitchMillimetres)
+        let pitch = pixelsPerMillimetre * Double(MRZReader.pitchMillimetres)
         let characters = group.count == 3 ? 31.0 : 45.0
         let unseen = max(0, characters * pitch - (ends.max()! - starts.min()!))
         let start = starts.min()! - unseen, end = ends.max()! + unseen
@@ -332,7 +356,7 @@ public struct MRZLocator: Sendable {
         // fillers and a name, found too short or not at all): one line pitch more across, either
         // side, and the reader says how many there are.
         let longest = zip(starts, ends).map { $1 - $0 }.max()!
-        let mayBeTD1 = group.count == 2 && longest <= 34 * pitch
+        let mayBeTD1 = group.count == 2 && !wide && longest <= 34 * pitch
         let margin = 4 * pixelsPerMillimetre
         let marginAcross = (mayBeTD1 ? 5 + Double(MRZReader.linePitchMillimetres) : 5) * pixelsPerMillimetre
         let outputScale = Double(reader.pixelsPerMillimetre) / pixelsPerMillimetre
@@ -416,13 +440,18 @@ public struct MRZLocator: Sendable {
         return reader.readZone(LumaImage(width: width, height: height, pixels: pixels))
     }
 
-    /// ICAO 9303 (Parts 4-6): the centre lines of the MRZ's lines in millimetres from the
-    /// page's bottom edge (top line first; 4.23 mm apart), and the first character's left edge
-    /// from its left edge.
+    /// ICAO 9303 (Parts 4-6): the reference centre lines of the MRZ's lines in millimetres
+    /// from the page's bottom edge (top line first), and the first character's left edge from
+    /// its left edge. Part 4 Figure 3 centres a TD3's lines in printing zones 7.25-11.55 and
+    /// 13.6-17.9 mm above the bottom edge (9.40 and 15.75 mm, 6.35 mm apart); a TD2's zone
+    /// conforms to it (Part 6). The first character: 6.0 (TD3), 5.0 (TD1), 4.0 (TD2) mm, each
+    /// +-1.0 (Parts 4-6, 4.2.1.3). A TD1's lines are 4.23 mm apart, taken as centred in its
+    /// 17.78 mm zone.
     static func zoneGeometry(_ format: MRZReading.Format) -> (centres: [Double], left: Double) {
         switch format {
-        case .td1: ([13.12, 8.89, 4.66], 4.7)
-        case .td2, .td3: ([10.58, 6.35], 6.0)
+        case .td1: ([13.12, 8.89, 4.66], 5.0)
+        case .td2: ([15.75, 9.40], 4.0)
+        case .td3: ([15.75, 9.40], 6.0)
         }
     }
 

@@ -79,8 +79,11 @@ public struct MRZReader: Sendable {
         return MRZReading(format: format, lines: lines, upsideDown: upsideDown)
     }
 
-    /// ICAO 9303's nominal line pitch of the MRZ (six lines to the inch), for a scale first guessed.
+    /// ICAO 9303's nominal distance between the MRZ's lines: a TD1's 4.23 mm (six lines to
+    /// the inch, Part 5), a TD2's and TD3's 6.35 mm (two and a half character pitches: Part 4
+    /// Figure 3's reference centre lines at 9.40 and 15.75 mm), for a scale first guessed.
     static let linePitchMillimetres: Float = 4.23
+    static let widePitchMillimetres: Float = 6.35
 
     /// The layout whose line count fits the band and whose length in characters fits its lines.
     ///

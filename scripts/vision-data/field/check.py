@@ -46,8 +46,8 @@ SIDES = {"TD1": {"front", "back"}, "TD2": {"data"}, "TD3": {"data"}}
 SHAPE = {"TD1": (3, 30), "TD2": (2, 36), "TD3": (2, 44)}
 SIZE_MM = {"TD1": (85.6, 53.98), "TD2": (105.0, 74.0), "TD3": (125.0, 88.0)}
 # ICAO Doc 9303 nominal MRZ: line centres (mm above the bottom edge), first character's left edge.
-LINES_MM = {"TD1": (13.12, 8.89, 4.66), "TD2": (10.58, 6.35), "TD3": (10.58, 6.35)}
-LEFT_MM = {"TD1": 4.7, "TD2": 6.0, "TD3": 6.0}
+LINES_MM = {"TD1": (13.12, 8.89, 4.66), "TD2": (15.75, 9.40), "TD3": (15.75, 9.40)}
+LEFT_MM = {"TD1": 5.0, "TD2": 4.0, "TD3": 6.0}
 GUIDANCE = ("centerId", "tooClose", "moveCloser", "tilt", "holdStraight", "holdStill", "ready")
 CASES = ("normal", "visa_decoy", "two_documents", "text_page", "partial_mrz", "empty", "non_document")
 KINDS = ("plain", "wood", "stone", "fabric", "printed", "photo")
