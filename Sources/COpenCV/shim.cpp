@@ -29,7 +29,7 @@ struct idkcv_finder {
     int ghosts = 0;
     cv::Mat previous;
     // Scratch, kept between frames.
-    cv::Mat small, smallFloat, difference, mask, filled, quadMask, outline, distance;
+    cv::Mat small, smallFloat, difference, smoothDifference, texture, mask, filled, quadMask, outline, distance;
 };
 
 namespace {
@@ -434,6 +434,15 @@ void findWithBackground(idkcv_finder *f, const cv::Mat &frame, double scale, dou
     cv::compare(f->difference, f->threshold, f->mask, cv::CMP_GT);
     cv::morphologyEx(f->mask, f->mask, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
     f->foreground = (float)cv::countNonZero(f->mask) / (float)(small.cols * small.rows);
+    // (The foreground above, which tells an empty platen, is the pixels' alone.)
+    // Where the platen is textured (print, grain, a photograph), a page over it differs from
+    // it in the texture, not pixel by pixel: the print's dark pixels differ, the light ones
+    // between them do not, and the mask comes apart. The difference's mean over 7x7 pixels
+    // above 9 levels (eroded back by the blur's reach) joins those pixels into the page.
+    cv::blur(f->difference, f->smoothDifference, cv::Size(7, 7));
+    cv::compare(f->smoothDifference, 9.0, f->texture, cv::CMP_GT);
+    cv::erode(f->texture, f->texture, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
+    cv::bitwise_or(f->mask, f->texture, f->mask);
     cv::morphologyEx(f->mask, f->mask, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(5, 5)));
 
     std::vector<std::vector<cv::Point>> contours;
