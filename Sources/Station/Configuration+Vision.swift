@@ -56,6 +56,9 @@ extension Configuration {
         public var maximumCornerMotionPermille = 15
         /// The least sharpness of the document's corrected region.
         public var minimumSharpness = 60
+        /// An ID document: the least balance of its weakest direction's sharpness over its
+        /// strongest, in percent (below it, blurred by motion: `holdStill`).
+        public var minimumSharpnessBalancePercent = 28
         /// A page of print (a paper document): the least sharpness in its weakest direction,
         /// and the least balance of the weakest over the strongest direction, in percent.
         public var minimumPageSharpness = 4
@@ -112,6 +115,7 @@ extension Configuration {
             ("still-frames", \.stillFrames, 1...30),
             ("max-corner-motion-permille", \.maximumCornerMotionPermille, 1...200),
             ("min-sharpness", \.minimumSharpness, 0...100_000),
+            ("min-sharpness-balance-percent", \.minimumSharpnessBalancePercent, 0...100),
             ("min-page-sharpness", \.minimumPageSharpness, 0...100_000),
             ("min-page-sharpness-balance-percent", \.minimumPageSharpnessBalancePercent, 0...100),
             ("ready-frames", \.readyFrames, 1...30),
@@ -136,6 +140,7 @@ extension Configuration.DocumentVisionSection {
         settings.documentGuidance.stillFrames = stillFrames
         settings.documentGuidance.maximumCornerMotion = Double(maximumCornerMotionPermille) / 1000
         settings.documentGuidance.minimumSharpness = Double(minimumSharpness)
+        settings.documentGuidance.minimumSharpnessBalance = Double(minimumSharpnessBalancePercent) / 100
         settings.documentGuidance.minimumPageSharpness = Double(minimumPageSharpness)
         settings.documentGuidance.minimumPageSharpnessBalance = Double(minimumPageSharpnessBalancePercent) / 100
         settings.documentReadyFrames = readyFrames

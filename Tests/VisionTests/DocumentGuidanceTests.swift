@@ -8,14 +8,16 @@ struct DocumentGuidanceTests {
 
     static func found(
         whole: Bool = true, area: Double = 0.3, offset: Double = 0.02, tilt: Double = 2, rotation: Double = 1,
-        sharpness: Double = 200, quadrilateral: Quadrilateral = still
+        sharpness: Double = 200, balance: Double = 0.6, quadrilateral: Quadrilateral = still
     ) -> DocumentObservation {
         DocumentObservation(
             width: 1280, height: 720,
             document: .init(
                 quadrilateral: quadrilateral, documentClass: .td1, whole: whole, areaFraction: area, centreOffset: offset,
                 pose: pose(tilt: tilt, rotation: rotation),
-                quality: DocumentQuality(sharpness: sharpness, glare: 0, glareOverMRZ: 0, glareOverPhoto: 0)))
+                quality: DocumentQuality(
+                    sharpness: sharpness, glare: 0, glareOverMRZ: 0, glareOverPhoto: 0,
+                    directional: DirectionalSharpness(least: sharpness / 10, balance: balance))))
     }
 
     static func pose(tilt: Double, rotation: Double) -> DocumentPose {
@@ -35,6 +37,8 @@ struct DocumentGuidanceTests {
         #expect(guidance.observe(Self.found(tilt: 40, rotation: 30)) == .tilt(current: 40, target: 15))
         #expect(guidance.observe(Self.found(rotation: -30)) == .holdStraight)
         #expect(guidance.observe(Self.found(sharpness: 10)) == .holdStill)
+        // Sharp across, blurred along the way it moved.
+        #expect(guidance.observe(Self.found(sharpness: 900, balance: 0.1)) == .holdStill)
         #expect(guidance.observe(Self.found()) == .ready)
     }
 

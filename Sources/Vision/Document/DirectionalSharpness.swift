@@ -29,29 +29,33 @@ public struct DirectionalSharpness: Hashable, Sendable {
         let stride = max(1, (height - 2 + maximumRows - 1) / max(1, maximumRows))
         // Sums and sums of squares of the second differences: across, down, and the two
         // diagonals (whose step is the square root of 2 pixels: halved, as a derivative per pixel).
-        var sums = [Double](repeating: 0, count: 4), squares = [Double](repeating: 0, count: 4)
+        // Integer sums per row (a row's squares fit an Int many times over), Doubles across rows.
+        var sums = (0.0, 0.0, 0.0, 0.0), squares = (0.0, 0.0, 0.0, 0.0)
         var count = 0
         image.pixels.withUnsafeBufferPointer { p in
             for y in Swift.stride(from: 1, to: height - 1, by: stride) {
                 let row = y * width, up = row - width, down = row + width
+                var s = (0, 0, 0, 0), q = (0, 0, 0, 0)
                 for x in 1..<(width - 1) {
                     let centre = 2 * Int(p[row + x])
-                    let values = [
-                        Double(Int(p[row + x - 1]) + Int(p[row + x + 1]) - centre),
-                        Double(Int(p[up + x]) + Int(p[down + x]) - centre),
-                        Double(Int(p[up + x - 1]) + Int(p[down + x + 1]) - centre) / 2,
-                        Double(Int(p[up + x + 1]) + Int(p[down + x - 1]) - centre) / 2,
-                    ]
-                    for k in 0..<4 {
-                        sums[k] += values[k]
-                        squares[k] += values[k] * values[k]
-                    }
+                    let across = Int(p[row + x - 1]) + Int(p[row + x + 1]) - centre
+                    let along = Int(p[up + x]) + Int(p[down + x]) - centre
+                    // The diagonals doubled: halved once summed.
+                    let falling = Int(p[up + x - 1]) + Int(p[down + x + 1]) - centre
+                    let rising = Int(p[up + x + 1]) + Int(p[down + x - 1]) - centre
+                    s = (s.0 + across, s.1 + along, s.2 + falling, s.3 + rising)
+                    q = (q.0 + across * across, q.1 + along * along, q.2 + falling * falling, q.3 + rising * rising)
                 }
+                sums = (sums.0 + Double(s.0), sums.1 + Double(s.1), sums.2 + Double(s.2) / 2, sums.3 + Double(s.3) / 2)
+                squares = (
+                    squares.0 + Double(q.0), squares.1 + Double(q.1), squares.2 + Double(q.2) / 4, squares.3 + Double(q.3) / 4
+                )
                 count += width - 2
             }
         }
+        let sumList = [sums.0, sums.1, sums.2, sums.3], squareList = [squares.0, squares.1, squares.2, squares.3]
         let n = Double(max(1, count))
-        let variances = (0..<4).map { max(0, squares[$0] / n - (sums[$0] / n) * (sums[$0] / n)) }
+        let variances = (0..<4).map { max(0, squareList[$0] / n - (sumList[$0] / n) * (sumList[$0] / n)) }
         let strongest = variances.max() ?? 0
         let weakest = variances.min() ?? 0
         self.init(least: weakest, balance: strongest > 0 ? weakest / strongest : 0)

@@ -319,6 +319,6 @@ public final class DocumentFinder: Sendable {
         return DocumentQuality(
             sharpness: statistics.laplacianVariance, glare: glare((0, 0, 1, 1)),
             glareOverMRZ: glare(documentClass.mrzZone), glareOverPhoto: glare(documentClass.photoZone),
-            directional: documentClass.isPage ? DirectionalSharpness(region) : nil)
+            directional: DirectionalSharpness(region))
     }
 }

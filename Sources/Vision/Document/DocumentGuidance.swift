@@ -38,6 +38,10 @@ public struct DocumentGuidance: Sendable {
         public var maximumCornerMotion = 0.015
         /// The least sharpness of the corrected region (``DocumentQuality/sharpness``).
         public var minimumSharpness = 60.0
+        /// An ID document: the least balance of its weakest direction's sharpness over its
+        /// strongest (``DirectionalSharpness/balance``): a document blurred by motion along
+        /// one direction is not ready, however sharp it is across it (docs/vision.md).
+        public var minimumSharpnessBalance = 0.28
         /// A page of print: the least sharpness in its weakest direction
         /// (``DirectionalSharpness/least``: defocus) and the least balance of the weakest
         /// over the strongest (``DirectionalSharpness/balance``: motion). The page's
@@ -103,10 +107,14 @@ public struct DocumentGuidance: Sendable {
         return .ready
     }
 
-    /// Whether a region is sharp enough to take: an ID document by its Laplacian, a page by
-    /// its sharpness in every direction.
+    /// Whether a region is sharp enough to take: an ID document by its Laplacian and the
+    /// balance of its directions, a page by its sharpness in every direction.
     public static func isSharp(_ quality: DocumentQuality, page: Bool, settings: Settings) -> Bool {
-        guard page, let directional = quality.directional else { return quality.sharpness >= settings.minimumSharpness }
+        guard page else {
+            let balanced = quality.directional.map { $0.balance >= settings.minimumSharpnessBalance } ?? true
+            return quality.sharpness >= settings.minimumSharpness && balanced
+        }
+        guard let directional = quality.directional else { return quality.sharpness >= settings.minimumSharpness }
         return directional.least >= settings.minimumPageSharpness && directional.balance >= settings.minimumPageSharpnessBalance
     }
 }

@@ -63,7 +63,7 @@ public struct DocumentQuality: Hashable, Sendable {
     public var glareOverMRZ: Double
     /// The part of the photo zone under glare.
     public var glareOverPhoto: Double
-    /// Sharpness by direction, measured on pages of print only (nil for an ID document).
+    /// Sharpness by direction (motion blurs the one it moves along); nil where not measured.
     public var directional: DirectionalSharpness?
 
     /// The resolution quality is measured at.
