@@ -685,8 +685,7 @@ class Recording:
         tilt_r, motion_r = stills.r2(tilt), stills.r2(motion_mm)
         label, decisive = stills.guidance(rc, tilt_r, rot, motion_r, cam.size)
         zc = doc.z_of(0.0)
-        q = cam.frame_xy(pose.world([[0, 0, zc], [0.5, 0, zc], [0, 0.5, zc]]))
-        ppm = math.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0]))) / 0.5
+        ppm = self.scale(pose)
         readable, glare_max = False, 0.0
         if cells is not None:
             if self.glares:
@@ -708,18 +707,29 @@ class Recording:
                 "frame": k, "time_s": round(t, 4), "still": bool(rest_r <= STILL_MM and motion_r < STILL_MM),
                 "rest_offset_mm": rest_r, "hfov_deg": scene.STATIONS[cam.name][0], "decisive": bool(decisive)}
 
+    def homography(self, t):
+        """The map of the canvas from the document at rest to the document at time t: that of
+        the data page's plane (its flat part; a booklet's cover, block and gutter move with
+        it, without the parallax their 1.5-8 mm of relief would add off the camera's axis)."""
+        cam = self.cam
+        return cv2.getPerspectiveTransform(self.plane_rest, cam.canvas_xy(self.track.pose(t).world(self.plane)).astype(np.float32))
+
     def motion(self, t):
         """The largest motion of the page's corners and centre over the exposure (mm on the
-        page), and the canvas motion of its centre (the streak drawn)."""
+        page), and the canvas motion of its centre (the streak drawn), as drawn (the
+        homographies at the exposure's start and end)."""
         cam, doc = self.cam, self.doc
-        a = cam.canvas_xy(self.track.pose(t - EXPOSURE_S / 2).world(doc.points[:5]))
-        b = cam.canvas_xy(self.track.pose(t + EXPOSURE_S / 2).world(doc.points[:5]))
+        rest = self.rest_canvas[None, :5]
+        a = cv2.perspectiveTransform(rest, self.homography(t - EXPOSURE_S / 2))[0]
+        b = cv2.perspectiveTransform(rest, self.homography(t + EXPOSURE_S / 2))[0]
         fa, fb = cam.distort(a), cam.distort(b)
-        pose = self.track.pose(t)
-        zc = doc.z_of(0.0)
-        q = cam.frame_xy(pose.world([[0, 0, zc], [0.5, 0, zc], [0, 0.5, zc]]))
-        ppm = math.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0]))) / 0.5
-        return float(np.linalg.norm(fb - fa, axis=1).max()) / ppm, b[4] - a[4]
+        return float(np.linalg.norm(fb - fa, axis=1).max()) / self.scale(self.track.pose(t)), b[4] - a[4]
+
+    def scale(self, pose):
+        """Pixels a mm on the page at its centre, through the lens (as the stills')."""
+        zc = self.doc.z_of(0.0)
+        q = self.cam.frame_xy(pose.world([[0, 0, zc], [0.5, 0, zc], [0, 0.5, zc]]))
+        return math.sqrt(abs(np.cross(q[1] - q[0], q[2] - q[0]))) / 0.5
 
     def hand_motion(self, t, H):
         """The canvas motion of the fingertips over the exposure (a streak), when the hand
@@ -741,9 +751,11 @@ class Recording:
         truth is the same map of the resting truth."""
         cam, doc, tr = self.cam, self.doc, self.track
         rest_pose = tr.rest_pose()
-        rest_pts = cam.canvas_xy(rest_pose.world(doc.points))
-        plane = np.c_[doc.outline, np.zeros(4)]
-        plane_rest = cam.canvas_xy(rest_pose.world(plane)).astype(np.float32)
+        rest_pts = self.rest_canvas = cam.canvas_xy(rest_pose.world(doc.points))
+        w, h = doc.size_mm
+        self.plane = np.array([[-w / 2, -h / 2 + 20], [w / 2, -h / 2 + 20], [w / 2, h / 2], [-w / 2, h / 2]])  # clear of the gutter
+        self.plane = np.c_[self.plane, np.full(4, doc.z_of(0.0))]
+        self.plane_rest = cam.canvas_xy(rest_pose.world(self.plane)).astype(np.float32)
         D = Sprite.of(doc.layer(cam, rest_pose))
         Hd = self.rest_hand()
         self.hand_tip0 = cam.canvas_xy(self.grip_world(rest_pose))[0]
@@ -767,7 +779,7 @@ class Recording:
                 out = cache["empty"]
             else:
                 pose = tr.pose(t)
-                H = cv2.getPerspectiveTransform(plane_rest, cam.canvas_xy(pose.world(plane)).astype(np.float32))
+                H = self.homography(t)
                 canvas_pts = cv2.perspectiveTransform(rest_pts[None].astype(np.float64), H)[0]
                 motion_mm, streak_v = self.motion(t)
                 Hh = self.hand_homography(t, H)
