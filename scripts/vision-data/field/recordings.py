@@ -498,8 +498,7 @@ class Recording:
                     break
         if not found:
             raise RuntimeError("%s: no decisive rest pose" % name)
-        _, _, rest, axis, label = max(found, key=lambda f: f[:2]) if opts.get("show_facing") else found[0]
-        self.rest_label = label
+        _, _, rest, axis, _ = max(found, key=lambda f: f[:2]) if opts.get("show_facing") else found[0]
         # The hand's grip (page frame): an edge away from the MRZ, fingertips inward.
         self.hand_seed = rng.randrange(1 << 30)
         self.hand_scale = rng.uniform(1.0, 1.12)
@@ -718,7 +717,7 @@ class Recording:
         """The largest motion of the page's corners and centre over the exposure (mm on the
         page), and the canvas motion of its centre (the streak drawn), as drawn (the
         homographies at the exposure's start and end)."""
-        cam, doc = self.cam, self.doc
+        cam = self.cam
         rest = self.rest_canvas[None, :5]
         a = cv2.perspectiveTransform(rest, self.homography(t - EXPOSURE_S / 2))[0]
         b = cv2.perspectiveTransform(rest, self.homography(t + EXPOSURE_S / 2))[0]
