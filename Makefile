@@ -55,10 +55,12 @@ paper-data:
 	/usr/bin/python3 scripts/vision-data/paper/generate.py
 
 ## field-data: the field scenes in .cache/vision-data/field (docs/vision-data.md, "Field scenes"):
-## documents on many surfaces under several stations, for the MRZ-first finder; made again only
-## when scripts/vision-data/field or the shared page code changes, then checked
+## documents on many surfaces under several stations, for the MRZ-first finder, and their
+## recordings in sequences/ ("Field recordings", with the demo's booklet); each made again only
+## when scripts/vision-data/field or the shared page code changes (own stamps), then checked
 field-data:
 	nice -n 10 /usr/bin/python3 scripts/vision-data/field/generate.py
+	nice -n 10 /usr/bin/python3 scripts/vision-data/field/recordings.py
 	nice -n 10 /usr/bin/python3 scripts/vision-data/field/check.py
 
 ## demo-data: only what make demo reads: the models, the demo's document recordings and the

@@ -6,11 +6,12 @@ import hashlib
 import os
 
 
-def source_hash(folder):
-    """SHA-256 over the names and contents of the .py files in `folder`, in name order."""
+def source_hash(folder, exclude=()):
+    """SHA-256 over the names and contents of the .py files in `folder`, in name order
+    (but the names in `exclude`)."""
     h = hashlib.sha256()
     for name in sorted(os.listdir(folder)):
-        if name.endswith(".py"):
+        if name.endswith(".py") and name not in exclude:
             h.update(name.encode())
             with open(os.path.join(folder, name), "rb") as f:
                 h.update(f.read())

@@ -10,7 +10,8 @@ JSON of ground truth whose labels (mrz_readable, guidance) follow from the geome
 Splits train (tune on), heldout (measure) and sealed (measure once per finished change).
 
 Deterministic (fixed seeds, one thread); regenerates only when these sources or
-scripts/vision-data/*.py changed, or with --force.
+scripts/vision-data/*.py changed, or with --force. (The recordings are recordings.py's,
+with their own stamp; this one leaves recordings.py out.)
 Prints counts and timings only.
 """
 import sys
@@ -180,7 +181,20 @@ def light_field(rng, canvas, m, wb, gain):
 
 def finish(canvas, cam, rng, light, noise, glares=()):
     """Light, glare, the lens, sensor noise: the frame as 8-bit BGR."""
+    return sensor(develop(canvas, cam, light, glares), rng, noise)
+
+
+def develop(canvas, cam, light, glares=(), glare_mask=None):
+    """Light, glare and the lens: the frame as 8-bit RGB before the sensor's noise.
+    glare_mask (canvas-sized, 0-1; the recordings'): where the glare shows (the laminate,
+    not the platen or a hand); None: everywhere."""
     u8 = cv2.multiply(canvas, light, dtype=cv2.CV_8U)
+    add_glares(u8, glares, glare_mask)
+    return cam.lens(u8)
+
+
+def add_glares(u8, glares, glare_mask=None):
+    """LED glare spots added to a lit 8-bit canvas (in place; see develop)."""
     for (cx, cy), axes, angle, strength in glares:
         r = int(max(axes) * 2.2) + 2
         xa, ya = max(0, int(cx) - r), max(0, int(cy) - r)
@@ -188,8 +202,14 @@ def finish(canvas, cam, rng, light, noise, glares=()):
         if xa < xb and ya < yb:
             patch = u8[ya:yb, xa:xb].astype(np.float32)
             compose.glare(patch, (cx - xa, cy - ya), axes, angle, strength)
+            if glare_mask is not None:
+                before = u8[ya:yb, xa:xb].astype(np.float32)
+                patch = before + (patch - before) * glare_mask[ya:yb, xa:xb, None]
             u8[ya:yb, xa:xb] = np.clip(patch, 0, 255).astype(np.uint8)
-    out = cam.lens(u8)
+
+
+def sensor(out, rng, noise):
+    """Sensor noise (a random window of a fixed bank) on a developed frame: 8-bit BGR."""
     h, w = out.shape[:2]
     if (h, w) not in _noise:  # unit Gaussian noise x 8 in int16; a random window per image
         _noise[(h, w)] = np.round(np.random.default_rng(h * 7 + w).standard_normal((h + 64, w + 64, 3)) * 8).astype(np.int16)
@@ -566,6 +586,13 @@ def contact_sheet(out):
     cv2.imwrite(os.path.join(out, "contact.jpg"), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 88])
 
 
+def still_sources():
+    """The hash the stills' stamp holds: this folder's scripts but recordings.py (the
+    recordings have their own stamp, over all of them) and scripts/vision-data/*.py."""
+    datagen = id_generate.datagen
+    return datagen.source_hash(HERE, exclude=("recordings.py",)) + datagen.source_hash(PARENT)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(REPO, ".cache", "vision-data", "field"))
@@ -577,7 +604,7 @@ def main():
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     stamp_path = os.path.join(out, "stamp.json")
-    sources = id_generate.datagen.source_hash(HERE) + id_generate.datagen.source_hash(PARENT)
+    sources = still_sources()
     trial = bool(args.only or args.limit)
     try:
         stamp = json.load(open(stamp_path))
