@@ -672,8 +672,10 @@ int idkcv_text_lines(const uint8_t *luma, int width, int height, int stride, int
         double level = cv::threshold(ink, joined, 0, 255, cv::THRESH_BINARY | cv::THRESH_OTSU);
         cv::threshold(ink, ink, std::max(level, 24.0), 255, cv::THRESH_BINARY);
         cv::morphologyEx(ink, joined, cv::MORPH_CLOSE, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(gap, gap)));
+        // Every contour, not only the outermost: a page's edge or a frame printed around the
+        // zone closes a ring of ink whose inside would hide the lines.
         std::vector<std::vector<cv::Point>> contours;
-        cv::findContours(joined, contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+        cv::findContours(joined, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
         std::vector<idkcv_text_line> found;
         for (const auto &contour : contours) {
             if (contour.size() < 4) continue;

@@ -216,9 +216,12 @@ public struct MRZLocator: Sendable {
         let (endA, endB) = (a.centre.dot(u) + a.length / 2, b.centre.dot(u) + b.length / 2)
         let aligned = min(abs(startA - startB), abs(endA - endB)) / thickness
         guard aligned <= 1.5 else { return nil }
-        // Nearest to a TD1's spacing (1.75 thicknesses) or a TD2's and TD3's (2.6).
+        // Nearest to a TD1's spacing (1.75 thicknesses) or a TD2's and TD3's (2.6); as long as
+        // a zone's lines (30 to 44 characters: 32 to 46 thicknesses), not a paragraph's.
         let spacingCost = min(abs(spacing - 1.75), abs(spacing - 2.6)) / 4
-        return (1 - shorter.length / longer.length) / 2 + thicknessDifference / 2 + spacingCost + aligned / 10 + (1 - cosine) * 50
+        let shortness = max(0, 30 - longer.length / thickness) / 20
+        return (1 - shorter.length / longer.length) / 2 + thicknessDifference / 2 + spacingCost + shortness + aligned / 10
+            + (1 - cosine) * 50
     }
 
     /// A closing that joins a zone's lines as well as their characters leaves one block:
