@@ -69,6 +69,7 @@ demo-data: vision-models demo-document-data demo-face-data
 
 demo-document-data:
 	/usr/bin/python3 scripts/vision-data/generate.py --demo-only
+	/usr/bin/python3 scripts/vision-data/field/recordings.py --demo-only
 
 demo-face-data:
 	/usr/bin/python3 scripts/face-data/generate.py --demo-only

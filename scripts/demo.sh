@@ -9,7 +9,9 @@
 #   scripts/demo.sh --autopilot  a scripted person runs the journey by itself and it ends
 #                                with the backend's decision (also: make demo-auto)
 #
-# Options: --port N (display, default 8400), --keep (leave .state/demo for a look afterwards).
+# Options: --port N (display, default 8400), --keep (leave .state/demo for a look afterwards),
+# --document booklet|page|idcard (what lies on the platen: a passport open at its data page, the
+# default; a loose passport page; an identity card's front, then its back).
 # Ctrl-C stops everything it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,11 +20,13 @@ here=$(pwd)
 autopilot=0
 port=8400
 keep=0
+document=booklet
 while [ $# -gt 0 ]; do
     case "$1" in
         --autopilot) autopilot=1 ;;
         --port) port=$2; shift ;;
         --keep) keep=1 ;;
+        --document) document=$2; shift ;;
         *) echo "demo: unknown option $1" >&2; exit 64 ;;
     esac
     shift
@@ -79,10 +83,17 @@ else
     scripts/pcscd-vpcd.sh start --reuse
 fi
 
-# The camera: the generated recording of a passport page placed on the platen (OCR-B MRZ,
-# scripts/vision-data, made above), from which the station reads the chip key, and a drawn face.
+# The camera: the generated recording of a passport open at its data page on the platen (OCR-B
+# MRZ, scripts/vision-data/field, made above), from which the station reads the chip key (or,
+# with --document, a loose page or an identity card), and a drawn face.
+case "$document" in
+    booklet) recording=.cache/vision-data/field/sequences/demo-booklet ;;
+    page) recording=.cache/vision-data/sequences/demo-document ;;
+    idcard) recording=.cache/vision-data/sequences/demo-idcard ;;
+    *) echo "demo: --document is booklet, page or idcard" >&2; exit 64 ;;
+esac
 "$bin/idkiosk" sim recordings --out "$state/recordings" --frames 40 >/dev/null
-cp .cache/vision-data/sequences/demo-document.mjpeg "$state/recordings/document.mjpeg"
+cp "$recording.mjpeg" "$state/recordings/document.mjpeg"
 # The face: the simulated person of scripts/face-data (Eileen Collins, NASA, public domain),
 # whose frames answer the station's LED (LitFaceCamera, docs/faces.md); her portrait is the
 # passport's DG2.
@@ -93,7 +104,7 @@ echo '{"identity": "collins", "presentation": "genuine"}' > "$state/recordings/f
 # The virtual passport's chip holds the page's MRZ (the recording's ground truth; the
 # station never sees it: it reads the page).
 mrz=$(python3 -c 'import json,sys; print("".join(next(f["mrz"] for f in json.load(open(sys.argv[1])) if f and f.get("mrz"))))' \
-    .cache/vision-data/sequences/demo-document.json)
+    "$recording.json")
 echo "==> the virtual passport (PACE and BAC) on \"Virtual PCD 00 00\""
 "$bin/idkiosk" sim passport --slot 0 --pace --mrz "$mrz" --photo .cache/face-data/station/collins-dg2.jpg --trust-out "$state/trust" --log-level warning &
 pids+=($!)

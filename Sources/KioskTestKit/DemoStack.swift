@@ -52,19 +52,20 @@ public final class DemoStack: Sendable {
         /// The station's `backend.offline` and `display.theme.dark`.
         public var offline = "queue"
         public var dark = "auto"
-        /// The document camera's recording (MJPEG); the generated demo passport page by default.
+        /// The document camera's recording (MJPEG); the generated demo booklet by default.
         public var documentRecording: String?
         /// The station's `journey.countries`.
         public var countries = "[UTO]"
         /// More options of `idkiosk sim passport` (e.g. `--active-authentication --clone`).
         public var passportOptions: [String] = []
         /// The document camera's recording: a generated recording under the vision data
-        /// (`sequences/demo-document`, the passport page, by default), e.g.
-        /// `sequences/demo-idcard` (an identity card's front, then its back; the virtual chip
+        /// (`field/sequences/demo-booklet`, a passport open at its data page, by default), e.g.
+        /// `sequences/demo-document` (a loose passport page), `sequences/demo-idcard` (an
+        /// identity card's front, then its back; the virtual chip
         /// holds the zone it shows) or `paper/sequences/demo-pages` (a paper document's pages
         /// one after the other). A paper recording needs only the paper data: no face data, no
         /// MRZ model.
-        public var document = "sequences/demo-document"
+        public var document = "field/sequences/demo-booklet"
         /// The station's `journey.max-pages`.
         public var maxPages = 10
         /// Where the binaries are; next to the test bundle by default.
@@ -78,7 +79,7 @@ public final class DemoStack: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("idkiosk-demo-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory + "/trust", withIntermediateDirectories: true)
         // The face from `sim recordings`; the document is the generated demo recording, a
-        // passport page in OCR-B that the station reads its chip key from.
+        // passport open at its data page, whose MRZ (OCR-B) the station reads its chip key from.
         let recordings = runCapturing(bin + "/idkiosk", ["sim", "recordings", "--out", directory + "/recordings", "--frames", "8"])
         guard recordings.status == 0 else { throw ChildProcessError("sim recordings: \(recordings.stderr)") }
         let paper = options.document.hasPrefix("paper/")
