@@ -93,7 +93,7 @@ GROUP_INDEX = {"train": 1, "heldout": 3}
 # The demo's passport: the station its configuration names (45 degrees, mild distortion).
 DEMO_NAME = "demo-booklet"
 DEMO_PLAN = ("booklet", "desk-45", (1280, 720), "fabric", {"style": "placed", "hold_s": 7.0, "withdraw": False, "variant": 0,
-                                                           "design": 0, "crisp": True, "show_facing": True})
+                                                           "design": 0, "crisp": True, "show_facing": True, "gain": 0.8})
 DEMO_SEED = 7_000_041
 
 
@@ -461,6 +461,8 @@ class Recording:
         wb = np.array([rng.uniform(0.93, 1.07), 1.0, rng.uniform(0.92, 1.08)], np.float32)
         low = opts.get("low_light", False)
         gain = rng.uniform(0.5, 0.65) if low else rng.uniform(0.85, 1.1)
+        # A station set up by its operator: exposed so that the white page does not saturate.
+        gain = opts.get("gain", gain)
         self.light = stills.light_field(rng, cam.canvas, cam.m, wb, gain)
         self.noise = rng.uniform(2.0, 3.0) if low else (0.8 if crisp else rng.uniform(0.6, 1.6))
         self.quality = 90 if crisp else rng.randint(76, 88)
