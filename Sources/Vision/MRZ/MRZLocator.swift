@@ -163,7 +163,8 @@ public struct MRZLocator: Sendable {
     /// Groups of two or three lines that could be an MRZ, the most alike first: parallel
     /// within 3 degrees, thickness within 45 %, spaced 1.3 to 3.4 thicknesses apart (evenly,
     /// for three; a line is about as thick as its characters are high, 2.4 mm: a TD1's lines
-    /// are 4.23 mm apart, a TD2's or TD3's 6.35), and starting or ending together. Their lengths may differ: a line of the
+    /// are 4.23 mm apart, a TD2's or TD3's 6.35), and starting or ending together. Their
+    /// lengths may differ: a line of the
     /// zone ends in `<` fillers, which are thin, and may be found shorter than it is.
     static func groups(_ lines: [TextLine]) -> [[TextLine]] {
         let lines = joined(deduplicated(lines)).filter { $0.length >= 12 * $0.thickness }
@@ -186,9 +187,9 @@ public struct MRZLocator: Sendable {
                 guard gaps.count == 2, gaps.allSatisfy({ $0 > 0 }), abs(gaps[0] - gaps[1]) <= 0.2 * max(gaps[0], gaps[1]) else {
                     continue
                 }
-                // Three lines are a TD1's: 4.23 mm apart, under 2.15 of their thicknesses.
+                // Three lines are a TD1's: 4.23 mm apart, closer than `wideSpacing`.
                 let thickness = triple.map(\.thickness).reduce(0, +) / 3
-                guard max(gaps[0], gaps[1]) < 2.15 * thickness else { continue }
+                guard max(gaps[0], gaps[1]) < wideSpacing * thickness else { continue }
                 groups.append((triple, (cost + other) / 2 - 0.5))
             }
         }
@@ -323,12 +324,16 @@ public struct MRZLocator: Sendable {
     /// (4.23 mm apart). Two lines about 1.75 of their thicknesses apart are two of a TD1's, about
     /// 2.6 a TD2's or TD3's (6.35 mm); between 1.95 and 2.9 (a slant thins the lines) the other
     /// spacing is tried when the nearer gives no reading whose check digits hold.
+    /// Lines this many of their thicknesses apart or more are a TD2's or TD3's (6.35 mm, about
+    /// 2.6 thicknesses), nearer a TD1's (4.23 mm, about 1.75).
+    static let wideSpacing = 2.15
+
     func readEitherSpacing(_ group: [TextLine], in image: LumaImage) throws(VisionError) -> Found? {
         guard group.count == 2 else { return try read(group, in: image, wide: false) }
         let n = group[0].up
         let spacing = abs(group[0].centre.dot(n) - group[1].centre.dot(n))
         let ratio = spacing / ((group[0].thickness + group[1].thickness) / 2)
-        let wide = ratio >= 2.15
+        let wide = ratio >= Self.wideSpacing
         let first = try read(group, in: image, wide: wide)
         guard first?.reading.allCheckDigitsHold != true, (1.95...2.9).contains(ratio) else { return first }
         guard let second = try read(group, in: image, wide: !wide) else { return first }
