@@ -32,8 +32,7 @@ extension DefaultUITests {
         try await browser.click("button[data-action='help']")
         try await browser.waitFor("#modal[data-kind='help']")
         try await audit("help")
-        try await browser.click("#modal button[data-action='continue']")
-        try await browser.waitUntil("the help closes") { try await browser.element("#modal[data-kind]") == nil }
+        try await continueAfterHelp(browser, station)
         await station.capture(mrzRead: false)
         try await screen(browser, "reject")
         try await audit("reject")
@@ -78,7 +77,7 @@ extension DefaultUITests {
         try await browser.click("button[data-action='help']")
         try await browser.waitFor("#modal button[data-action='switchToFallback']")
         try await audit("help at the face")
-        try await browser.click("#modal button[data-action='continue']")
+        try await continueAfterHelp(browser, station)
         await station.capture()
         try await screen(browser, "finalizing")
         try await audit("finalizing")
@@ -118,8 +117,7 @@ extension DefaultUITests {
         try await audit("scan manual")
         for _ in 0..<2 {
             try await browser.click("button[data-action='help']")
-            try await browser.click("#modal button[data-action='continue']")
-            try await browser.waitUntil("the help closes") { try await browser.element("#modal[data-kind]") == nil }
+            try await continueAfterHelp(browser, station)
         }
         try await browser.click("button[data-action='help']")
         try await screen(browser, "askStaff")

@@ -81,6 +81,18 @@ struct DefaultUITests {
         #expect(await station.requested.next() == .chipRead)
     }
 
+    /// Closes the help with Continue and waits until the station has the `retryScan`: until
+    /// then detection is paused, and a capture the test makes meanwhile is dropped as a frame in
+    /// flight (the browser closes its modal at once; the command reaches the station later).
+    func continueAfterHelp(_ browser: WebDriver, _ station: ScriptedStation) async throws {
+        let before = await station.commands.filter { $0 == .flow(.retryScan) }.count
+        try await browser.click("#modal button[data-action='continue']")
+        try await browser.waitUntil("the station resumes detection") {
+            await station.commands.filter { $0 == .flow(.retryScan) }.count > before
+        }
+        try await browser.waitUntil("the help closes") { try await browser.element("#modal[data-kind]") == nil }
+    }
+
     func shoot(_ browser: WebDriver, _ name: String) async throws {
         try await browser.saveScreenshot(to: Self.artifacts.appendingPathComponent("\(name).png").path)
     }

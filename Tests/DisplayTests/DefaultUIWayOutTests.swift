@@ -93,8 +93,7 @@ extension DefaultUITests {
             for _ in 0..<2 {
                 try await browser.click("button[data-action='help']")
                 #expect(try await browser.element("#modal button[data-action='switchToFallback']") == nil)
-                try await browser.click("#modal button[data-action='continue']")
-                try await browser.waitUntil("the help closes") { try await browser.element("#modal[data-kind]") == nil }
+                try await continueAfterHelp(browser, station)
             }
             try await browser.click("button[data-action='help']")
             try await screen(browser, "askStaff")
