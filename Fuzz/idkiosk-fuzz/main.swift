@@ -39,13 +39,18 @@ func run(_ target: String, _ bytes: [UInt8]) {
             _ = error.description
         }
     case "finder":
-        // The first two bytes give the size (up to 255 x 255), the rest the pixels.
-        guard bytes.count >= 2 else { return }
+        // The first two bytes give the size (up to 255 x 255), the rest the pixels; then the
+        // sides of a quadrilateral from the first eight pixels (anywhere, of any shape, as a
+        // page predicted from its MRZ may be) brought to the image's edges.
+        guard bytes.count >= 2, let finder = Fuzz.finder else { return }
         let (width, height) = (Int(bytes[0]) + 1, Int(bytes[1]) + 1)
         var pixels = Array(bytes.dropFirst(2).prefix(width * height))
         pixels += [UInt8](repeating: 0, count: width * height - pixels.count)
         let image = LumaImage(width: width, height: height, pixels: pixels)
-        _ = try? Fuzz.finder?.observe(image, learning: true)
+        _ = try? finder.observe(image, learning: true)
+        guard pixels.count >= 8 else { return }
+        let corners = (0..<4).map { Point(x: Double(pixels[2 * $0]) - 64, y: Double(pixels[2 * $0 + 1]) - 64) }
+        _ = try? finder.snapped(Quadrilateral(corners), as: .td3, in: image, inward: 0.2, outward: 0.2)
     case "mrz-reader":
         // A crop of a TD1 card's size with the bytes as its bottom rows.
         guard let reader = Fuzz.reader else { return }

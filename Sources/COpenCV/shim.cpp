@@ -218,6 +218,42 @@ void intersect(const cv::Vec4f lines[4], const bool fitted[4], std::vector<cv::P
     quad = corners;
 }
 
+/// The mean contrast across the segment from `a` to `b`: the luma `h` pixels inside it
+/// (against the outward normal `n`) minus the luma `h` pixels outside it, each sample's
+/// clipped to +-96 levels (one dark fleck does not make an edge), over `samples` points
+/// between a tenth and nine tenths of its length (a card's rounded corners, a thumb at a
+/// corner). Points off the frame do not count; under half of them on it gives 0.
+float edgeContrast(const cv::Mat &frame, cv::Point2f a, cv::Point2f b, cv::Point2f n, int samples, float h) {
+    float sum = 0;
+    int on = 0;
+    for (int k = 0; k < samples; k++) {
+        cv::Point2f p = a + (b - a) * (0.1f + 0.8f * k / (samples - 1));
+        if (p.x < h || p.y < h || p.x > frame.cols - 1 - h || p.y > frame.rows - 1 - h) continue;
+        float g = bilinear(frame, p.x - n.x * h, p.y - n.y * h) - bilinear(frame, p.x + n.x * h, p.y + n.y * h);
+        sum += std::clamp(g, -96.0f, 96.0f);
+        on++;
+    }
+    return on * 2 >= samples ? sum / on : 0;
+}
+
+/// The mean luma of the band between the segments a-b and a2-b2 (a 12 x 4 grid of points
+/// spread over it; points off the frame do not count).
+float bandLuma(const cv::Mat &frame, cv::Point2f a, cv::Point2f b, cv::Point2f a2, cv::Point2f b2) {
+    float sum = 0;
+    int on = 0;
+    for (int k = 0; k < 12; k++) {
+        const float t = 0.1f + 0.8f * k / 11;
+        const cv::Point2f p = a + (b - a) * t, q = a2 + (b2 - a2) * t;
+        for (int j = 0; j < 4; j++) {
+            const cv::Point2f r = p + (q - p) * ((j + 0.5f) / 4);
+            if (r.x < 0 || r.y < 0 || r.x > frame.cols - 1 || r.y > frame.rows - 1) continue;
+            sum += bilinear(frame, r.x, r.y);
+            on++;
+        }
+    }
+    return on ? sum / on : 0;
+}
+
 /// Fits each side of a working-size quadrilateral to the outline points nearest it,
 /// leaving out the ends of each side (rounded card corners, a shadow's bulge), so the
 /// corners are where the straight edges meet rather than where approxPolyDP cut.
@@ -695,6 +731,115 @@ int idkcv_text_lines(const uint8_t *luma, int width, int height, int stride, int
         int n = std::min((int)found.size(), capacity);
         for (int i = 0; i < n; i++) lines[i] = found[i];
         *count = n;
+        return IDKCV_OK;
+    });
+}
+
+int idkcv_snap_sides(const uint8_t *luma, int width, int height, int stride, float corners[8], float reach_in,
+                     float reach_out, float minimum_contrast, int *moved, idkcv_error *error) {
+    if (!validImage(luma, width, height, stride, 1) || !corners || !moved || !(reach_in >= 0 && reach_in < 0.5f) ||
+        !(reach_out >= 0 && reach_out < 0.5f)) {
+        fail(error, IDKCV_INVALID_ARGUMENT, "snap: bad image, buffers or reach");
+        return IDKCV_INVALID_ARGUMENT;
+    }
+    *moved = 0;
+    return guarded(error, [&] {
+        const cv::Mat frame = wrap(luma, width, height, stride);
+        std::vector<cv::Point2f> quad;
+        for (int i = 0; i < 4; i++) quad.emplace_back(corners[2 * i], corners[2 * i + 1]);
+        // Clockwise in the image (y down): the outward normal of a side is its direction turned left.
+        double turn = 0;
+        for (int i = 0; i < 4; i++) turn += (double)quad[i].x * quad[(i + 1) % 4].y - (double)quad[(i + 1) % 4].x * quad[i].y;
+        const float outward = turn > 0 ? 1.0f : -1.0f;
+        cv::Vec4f lines[4];
+        bool fitted[4] = {true, true, true, true};
+        float largest = 0;
+        for (int i = 0; i < 4; i++) {
+            const cv::Point2f a = quad[i], b = quad[(i + 1) % 4], d = b - a;
+            const float length = std::hypot(d.x, d.y);
+            lines[i] = cv::Vec4f(d.x / std::max(length, 1e-3f), d.y / std::max(length, 1e-3f), a.x, a.y);
+            if (length < 16) continue;
+            const cv::Point2f u = d / length, n = cv::Point2f(u.y, -u.x) * outward;
+            const float h = std::max(1.5f, length / 400);
+            // Offsets along the outward normal: -inward ... +outward.
+            const int inward = (int)std::lround(reach_in * length), outward = (int)std::lround(reach_out * length);
+            auto contrast = [&](int sa, int sb, int samples) {
+                return std::fabs(edgeContrast(frame, a + n * (float)sa, b + n * (float)sb, n, samples, h));
+            };
+            // A side moves to a stronger edge only, and a side that moves far only over what
+            // looks like the side of the edge it leaves that part on: a shadow or a hand given
+            // up looks like the outside, a strip of the document taken in like the inside
+            // (wood grain or a leaflet's line beyond a page does not).
+            const float current = contrast(0, 0, 48);
+            auto acceptable = [&](float score, int sa, int sb) {
+                const int farthest = std::max(std::abs(sa), std::abs(sb));
+                if (score < minimum_contrast || farthest == 0 || score < (farthest >= 3 ? 1.0f : 1.1f) * current) return false;
+                if (farthest < 3) return true;
+                const cv::Point2f innerA = a + n * (float)std::min(0, sa), innerB = b + n * (float)std::min(0, sb);
+                const cv::Point2f outerA = a + n * (float)std::max(0, sa), outerB = b + n * (float)std::max(0, sb);
+                const float width = std::max(4.0f, 0.5f * farthest);
+                const float band = bandLuma(frame, innerA, innerB, outerA, outerB);
+                const float inside = bandLuma(frame, innerA, innerB, innerA - n * width, innerB - n * width);
+                const float outside = bandLuma(frame, outerA, outerB, outerA + n * width, outerB + n * width);
+                return (sa + sb > 0) == (std::fabs(band - inside) < std::fabs(band - outside));
+            };
+            // Every line within the reach: its middle moved by m (1-pixel steps), its ends turned
+            // by -t and +t (2-pixel steps, up to a twentieth of the side). The strongest lines
+            // 3 pixels or more apart, each settled at 1-pixel steps, are tried strongest first:
+            // a document's own print can make a straight edge too (it fails the band).
+            const int turn = std::min(24, std::max(2, (int)std::lround(0.05f * length)));
+            struct Line { float score; int a, b; };
+            std::vector<Line> found;
+            for (int m = -inward; m <= outward; m++) {
+                for (int t = -turn; t <= turn; t += 2) {
+                    const int sa = m - t, sb = m + t;
+                    if (sa < -inward || sb < -inward || sa > outward || sb > outward) continue;
+                    found.push_back({contrast(sa, sb, 24), sa, sb});
+                }
+            }
+            std::sort(found.begin(), found.end(), [](const Line &x, const Line &y) { return x.score > y.score; });
+            std::vector<Line> tried;
+            for (const Line &line : found) {
+                if (tried.size() >= 4 || line.score < minimum_contrast) break;
+                const bool near = std::any_of(tried.begin(), tried.end(), [&](const Line &o) {
+                    return std::abs((o.a + o.b) - (line.a + line.b)) < 6;
+                });
+                if (!near) tried.push_back(line);
+            }
+            int bestA = 0, bestB = 0;
+            for (Line line : tried) {
+                line.score = contrast(line.a, line.b, 48);
+                for (bool better = true; better;) {
+                    better = false;
+                    const Line centre = line;
+                    for (int da = -1; da <= 1; da++) {
+                        for (int db = -1; db <= 1; db++) {
+                            const int sa = centre.a + da, sb = centre.b + db;
+                            if (sa < -inward || sb < -inward || sa > outward || sb > outward) continue;
+                            const float c = contrast(sa, sb, 48);
+                            if (c > line.score) { line = {c, sa, sb}; better = true; }
+                        }
+                    }
+                }
+                if (acceptable(line.score, line.a, line.b)) {
+                    bestA = line.a;
+                    bestB = line.b;
+                    break;
+                }
+            }
+            if (bestA == 0 && bestB == 0) continue;
+            const cv::Point2f a2 = a + n * (float)bestA, b2 = b + n * (float)bestB, d2 = b2 - a2;
+            const float length2 = std::hypot(d2.x, d2.y);
+            lines[i] = cv::Vec4f(d2.x / length2, d2.y / length2, a2.x, a2.y);
+            largest = std::max(largest, (float)std::max(std::abs(bestA), std::abs(bestB)));
+            (*moved)++;
+        }
+        if (*moved == 0) return IDKCV_OK;
+        intersect(lines, fitted, quad, 3 * largest + 4);
+        for (int i = 0; i < 4; i++) {
+            corners[2 * i] = quad[i].x;
+            corners[2 * i + 1] = quad[i].y;
+        }
         return IDKCV_OK;
     });
 }

@@ -39,6 +39,25 @@ struct DocumentFinderTests {
         #expect((document.pose.rotationDegrees - 18).magnitude < 3, "rotation \(document.pose.rotationDegrees)")
     }
 
+    @Test(
+        "a card's shadow merged with its blob: the sides come to the card's own edges",
+        arguments: [(dx: 30.0, dy: 25.0), (dx: 12.0, dy: 70.0)])
+    func shadowMergedWithTheCard(shift: (dx: Double, dy: Double)) throws {
+        // The platen learned without the shadow: the card and its shadow are one blob. Shifted
+        // by (30, 25) it still has a card's shape (found, its sides then brought in); by
+        // (12, 70) it has none (its sides brought in before it is classed).
+        let truth = scene.corners(.init(size: DocumentClass.td1.size, rotationDegrees: 4))
+        let shadow = Quadrilateral(truth.corners.map { Point(x: $0.x + shift.dx, y: $0.y + shift.dy) })
+        var frame = scene.platen(seed: 21)
+        scene.fill(&frame, shadow, luma: 40)
+        scene.fill(&frame, truth, luma: nil)
+        let document = try #require(try finder().observe(frame).document)
+        #expect(document.documentClass == .td1)
+        #expect(document.quadrilateral.jaccardIndex(with: truth) > 0.95, "Jaccard \(document.quadrilateral.jaccardIndex(with: truth))")
+        let union = Quadrilateral([truth.corners[0], shadow.corners[1], shadow.corners[2], shadow.corners[3]])
+        #expect(union.jaccardIndex(with: truth) < 0.9, "the blob itself is not the card")
+    }
+
     @Test("a card cut by the frame's edge is not whole")
     func cutByEdge() throws {
         let truth = scene.corners(.init(size: DocumentClass.td1.size, distance: 140, offset: (40, 0)))

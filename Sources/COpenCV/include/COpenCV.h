@@ -113,6 +113,21 @@ int idkcv_warp(
 int idkcv_baseline_find(
     const uint8_t *luma, int width, int height, int stride, float corners[8], int *found, idkcv_error *error);
 
+/// Moves each side of the quadrilateral `corners` (x0,y0 … x3,y3, in order round it) to the
+/// strongest straight edge near it, at most `reach_in` times the side's length inward and
+/// `reach_out` times it outward: every line within the reach (its middle at 1-pixel steps,
+/// its ends turned by up to a twentieth of the side) is scored by its mean contrast across
+/// it (inside against outside, 1.5 pixels or more either side, over the middle eight tenths
+/// of it), and the strongest few, settled at 1-pixel steps, are tried strongest first. A
+/// side moves only to an edge of at least `minimum_contrast` levels stronger than where it
+/// lies, and, moving three pixels or more, only over a band whose luma is nearer that of the
+/// side it is left on (the outside moving in, the inside moving out); the moved lines are
+/// intersected into the new corners. `moved` says how many sides moved (0: `corners` as
+/// they were).
+int idkcv_snap_sides(
+    const uint8_t *luma, int width, int height, int stride, float corners[8], float reach_in, float reach_out,
+    float minimum_contrast, int *moved, idkcv_error *error);
+
 /// A blob of dark strokes joined along one direction: a line of text, as the rotated
 /// rectangle of least area around it.
 typedef struct idkcv_text_line {

@@ -52,12 +52,15 @@ public struct DocumentAnalyzer: Sendable {
         measured.mrzLookedFor = true
         measured.mrz = found.reading
         let observation = measured.observation
-        if let outlined = observation.document, outlined.quadrilateral.jaccardIndex(with: found.page) >= 0.75 {
+        // The page as its MRZ predicts it, each side brought to the page's own edge near it.
+        let page = try finder.snapped(
+            found.page, as: found.documentClass, in: luma, inward: Self.predictedPageReach, outward: Self.predictedPageReach)
+        if let outlined = observation.document, outlined.quadrilateral.jaccardIndex(with: page) >= 0.75 {
             // The outline is the page: the class is the MRZ's (ID-2 and ID-3 look alike).
             measured.observation.document?.documentClass = found.documentClass
             return measured
         }
-        guard var document = finder.document(at: found.page, as: found.documentClass, width: observation.width, height: observation.height)
+        guard var document = finder.document(at: page, as: found.documentClass, width: observation.width, height: observation.height)
         else { return measured }
         if document.whole {
             document.quality = try DocumentFinder.quality(of: luma, document.quadrilateral, document.documentClass)
@@ -66,6 +69,11 @@ public struct DocumentAnalyzer: Sendable {
         measured.observation.document = document
         return measured
     }
+
+    /// How far a side of the page predicted from its MRZ may move to the page's edge, either
+    /// way (a part of its length): the prediction is within a few millimetres where the MRZ
+    /// sits as ICAO puts it.
+    static let predictedPageReach = 0.08
 
     /// What the document's outline gives: the document, its thumbnail and the MRZ of its crop.
     private func outlined(

@@ -118,6 +118,24 @@ enum OpenCV {
         return .success(found != 0 ? corners : nil)
     }
 
+    /// The corners with each side moved to the stronger straight edge near it
+    /// (idkcv_snap_sides), and how many sides moved.
+    static func snapSides(
+        _ image: LumaImage, _ corners: [Float], inward: Float, outward: Float, minimumContrast: Float
+    ) -> Result<(corners: [Float], moved: Int), VisionError> {
+        guard image.width > 0, image.height > 0 else { return .failure(emptyImage(call: "idkcv_snap_sides")) }
+        var error = idkcv_error()
+        var snapped = corners
+        var moved: Int32 = 0
+        let code = image.pixels.withUnsafeBufferPointer { p in
+            snapped.withUnsafeMutableBufferPointer { c in
+                idkcv_snap_sides(p.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), c.baseAddress, inward, outward, minimumContrast, &moved, &error)
+            }
+        }
+        guard code == IDKCV_OK else { return .failure(failure(error, call: "idkcv_snap_sides")) }
+        return .success((snapped, Int(moved)))
+    }
+
     /// A line of dark text as a rotated rectangle (idkcv_text_line), in the frame's pixels.
     struct TextLineRectangle {
         var cx, cy, length, thickness: Float
