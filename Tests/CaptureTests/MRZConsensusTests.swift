@@ -132,6 +132,43 @@ import Vision
         consensus.refuse(Self.key(a))
         #expect(consensus.nextKey == nil)
     }
+
+    /// `lines` read with a second guess of `second` at `confidence` at each of `positions` of
+    /// the second line.
+    static func reading(_ lines: [String], doubting positions: [Int], second: Character, confidence: Float) -> MRZReading {
+        var reading = Self.reading(lines)
+        for position in positions {
+            reading.lines[1][position].second = second.asciiValue!
+            reading.lines[1][position].secondConfidence = confidence
+        }
+        return reading
+    }
+
+    @Test func aReadTheCheckDigitsCannotTellFromItsSecondGuessIsNoCandidate() throws {
+        // The document number C0X012345 misread as COXO12345: O (24) for 0 at weights 3 and 7,
+        // 72 + 168 = 240, so the document number's check digit and the composite hold for both.
+        let truth = Self.zone(number: "C0X012345")
+        var misread = truth
+        misread[1] = "COXO12345" + truth[1].dropFirst(9)
+        let reading = Self.reading(misread, doubting: [1, 3], second: "0", confidence: 0.2)
+        #expect(reading.allCheckDigitsHold)
+        #expect(reading.keyIsAmbiguous(secondConfidence: 0.05))
+        var consensus = MRZConsensus.oneFrame
+        let taken = consensus.add(reading)
+        #expect(!taken)
+        #expect(consensus.nextKey == nil)
+        // The same read with the classifier sure of both Os (no second guess near them) is taken:
+        // the rule refuses doubt the check digits cannot settle, not a kind of character.
+        let sure = consensus.add(Self.reading(misread, doubting: [1, 3], second: "0", confidence: 0.01))
+        #expect(sure)
+        // One doubtful character alone always changes the digit: the read is taken.
+        var single = MRZConsensus.oneFrame
+        let one = single.add(Self.reading(truth, doubting: [1], second: "O", confidence: 0.3))
+        #expect(one)
+        #expect(single.nextKey == Self.key(truth))
+        // So does one doubtful digit of a date (the date of birth's first).
+        #expect(!Self.reading(truth, doubting: [13], second: "3", confidence: 0.4).keyIsAmbiguous(secondConfidence: 0.05))
+    }
 }
 
 /// The consensus fed by the real reader: each dev crop read as two frames (the crop, and

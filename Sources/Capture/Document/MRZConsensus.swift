@@ -7,7 +7,8 @@ public import Vision
 ///
 /// Fed one ``MRZReading`` per frame (or nil when the frame showed no MRZ). A read whose
 /// check digits fail, that `MRTD.MRZ` does not parse, or whose recogniser was unsure (its
-/// mean or its key's least confidence under the settings' floors) is no candidate: one
+/// mean or its key's least confidence under the settings' floors, or a second guess at some
+/// of the key's characters that the check digits would pass as well) is no candidate: one
 /// check digit alone guards the alphanumeric document number (the composite repeats its
 /// weights), so misreads there cancel one time in ten. Distinct
 /// candidates are kept ordered by (frames agreeing, mean confidence), so when the chip
@@ -41,6 +42,10 @@ public struct MRZConsensus: Sendable {
         public var minimumMeanConfidence: Float = 0.9
         /// The least confidence of any character of the key (right keys: 0.436 and more).
         public var minimumKeyConfidence: Float = 0.4
+        /// A read whose key's check digits would also hold with the second guess at some of
+        /// its characters, each second guess at least this likely, is no candidate
+        /// (``MRZReading/keyIsAmbiguous(secondConfidence:positions:)``: O/0 misreads that cancel).
+        public var ambiguousSecondConfidence: Float = 0.05
 
         public init() {}
     }
@@ -67,7 +72,8 @@ public struct MRZConsensus: Sendable {
     @discardableResult
     public mutating func add(_ reading: MRZReading?) -> Bool {
         guard let reading, reading.allCheckDigitsHold, reading.meanConfidence >= settings.minimumMeanConfidence,
-              reading.keyConfidence >= settings.minimumKeyConfidence
+              reading.keyConfidence >= settings.minimumKeyConfidence,
+              !reading.keyIsAmbiguous(secondConfidence: settings.ambiguousSecondConfidence)
         else { return false }
         let lines = reading.text
         let confidence = Double(reading.meanConfidence)

@@ -89,6 +89,31 @@ public struct MRZReading: Sendable, Hashable, CustomStringConvertible, CustomDeb
     /// The least probable character's probability.
     public var minimumConfidence: Float { lines.joined().map(\.confidence).min() ?? 0 }
 
+    /// Whether the check digits cannot tell this read of the chip key from another one the
+    /// classifier found nearly as likely: taking the second guess at some of the key's
+    /// characters where it had at least `secondConfidence` (at most `positions` of them, the
+    /// likeliest) also makes every check digit hold. Two O/0 confusions in a document number
+    /// whose 7-3-1 weights add up to a multiple of five cancel in its check digit, and so
+    /// does one between characters whose values differ by ten (A and 0, O and 4): such a
+    /// read is no evidence of either key, and is not taken.
+    public func keyIsAmbiguous(secondConfidence: Float, positions: Int = 8) -> Bool {
+        let text = lines.map { $0.map(\.best) }
+        let doubtful = MRZLayout.keyPositions(format: format, lines: text)
+            .filter { lines[$0.0][$0.1].second != lines[$0.0][$0.1].best && lines[$0.0][$0.1].secondConfidence >= secondConfidence }
+            .sorted { lines[$0.0][$0.1].secondConfidence > lines[$1.0][$1.1].secondConfidence }
+            .prefix(max(0, min(positions, 12)))
+        guard !doubtful.isEmpty else { return false }
+        for choice in 1..<(1 << doubtful.count) {
+            var other = text
+            for (bit, (line, position)) in doubtful.enumerated() where choice & (1 << bit) != 0 {
+                other[line][position] = lines[line][position].second
+            }
+            let digits = MRZLayout.checkDigits(format: format, lines: other)
+            if !digits.isEmpty, digits.allSatisfy(\.holds) { return true }
+        }
+        return false
+    }
+
     public var description: String {
         "MRZReading(\(format.rawValue), upsideDown: \(upsideDown), checkDigits: \(checkDigits.filter(\.holds).count)/\(checkDigits.count), text: <redacted>)"
     }
