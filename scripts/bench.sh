@@ -47,5 +47,8 @@ make --no-print-directory field-data
 make --no-print-directory cleanroom-data
 "$bin/VisionBenchmark" cleanroom
 echo
+echo "==> Vision: time from a document lying still to its chip key on the field scenes' and the clean-room's recordings (DocumentAnalyzer and MRZConsensus at the recording's frame rate, one core)"
+"$bin/VisionBenchmark" recordings
+echo
 echo "==> The station: start to READY, memory, action to the display's WebSocket"
 "$bin/StationBenchmark"

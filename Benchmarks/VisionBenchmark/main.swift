@@ -10,7 +10,8 @@ import Vision
 // `VisionBenchmark barcode` runs the PDF417 part alone, `VisionBenchmark paper` the paper
 // documents' part (it needs only their data), `VisionBenchmark faces` the face part,
 // `VisionBenchmark cleanroom` the MRZ found first on the clean-room stills, `VisionBenchmark
-// field SPLIT...` the same on the field scenes' splits, `VisionBenchmark
+// field SPLIT...` the same on the field scenes' splits, `VisionBenchmark recordings` the
+// time from a document lying still to its key on the recordings, `VisionBenchmark
 // candidates FOLDER` the locator's candidate zones of each still (a diagnostic, own data only).
 if CommandLine.arguments.dropFirst().first == "barcode" {
     print("==> PDF417 on cards' backs (docs/vision.md)")
@@ -26,6 +27,17 @@ if CommandLine.arguments.dropFirst().first == "cleanroom" {
     try CleanroomBenchmark.run()
     try StationStillsBenchmark.run(
         stills: CleanroomBenchmark.folder + "/stills", title: "the clean-room stills (measurement only, never tuned on)")
+    exit(0)
+}
+
+if CommandLine.arguments.dropFirst().first == "recordings" {
+    // The field scenes' recordings one by one (own data), the clean-room's only in sum.
+    try RecordingsBenchmark.run(
+        try RecordingsBenchmark.field(groups: ["train"]), title: "the field scenes' train recordings (tuned on)", detail: true)
+    try RecordingsBenchmark.run(
+        try RecordingsBenchmark.field(groups: ["heldout"]), title: "the field scenes' heldout recordings (never tuned on)", detail: true)
+    try RecordingsBenchmark.run(
+        try RecordingsBenchmark.cleanroom(), title: "the clean-room recordings (measurement only, never tuned on)", detail: false)
     exit(0)
 }
 
