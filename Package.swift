@@ -80,7 +80,9 @@ let package = Package(
         // imgproc), the face's parallax (video, calib3d) and the Haar baseline (objdetect).
         .target(
             name: "COpenCV",
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            // Optimised in debug builds too: the shim's own per-pixel loops (the sides' edge
+            // search) at -O0 cost the rig VM's emulated analysis a frame in three.
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4", "-O2"])],
             linkerSettings: [
                 .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
                 // faces: point tracking (video), the one-plane fit (calib3d), the benchmark's Haar baseline (objdetect)

@@ -783,31 +783,31 @@ int idkcv_snap_sides(const uint8_t *luma, int width, int height, int stride, flo
                 const float outside = bandLuma(frame, outerA, outerB, outerA + n * width, outerB + n * width);
                 return (sa + sb > 0) == (std::fabs(band - inside) < std::fabs(band - outside));
             };
-            // Every line within the reach: its middle moved by m (1-pixel steps), its ends turned
-            // by -t and +t (2-pixel steps, up to a twentieth of the side). The strongest lines
-            // 3 pixels or more apart, each settled at 1-pixel steps, are tried strongest first:
-            // a document's own print can make a straight edge too (it fails the band).
+            // Every line within the reach: its middle moved by m, its ends turned by -t and +t
+            // (2-pixel steps: a line a pixel off an edge still straddles it; up to a twentieth
+            // of the side). The strongest lines 3 pixels or more apart, each settled at 1-pixel
+            // steps, are tried strongest first: a document's own print can make a straight
+            // edge too (it fails the band).
             const int turn = std::min(24, std::max(2, (int)std::lround(0.05f * length)));
             struct Line { float score; int a, b; };
             std::vector<Line> found;
-            for (int m = -inward; m <= outward; m++) {
+            for (int m = -inward; m <= outward; m += 2) {
                 for (int t = -turn; t <= turn; t += 2) {
                     const int sa = m - t, sb = m + t;
                     if (sa < -inward || sb < -inward || sa > outward || sb > outward) continue;
-                    found.push_back({contrast(sa, sb, 24), sa, sb});
+                    found.push_back({contrast(sa, sb, 16), sa, sb});
                 }
             }
             std::sort(found.begin(), found.end(), [](const Line &x, const Line &y) { return x.score > y.score; });
             std::vector<Line> tried;
             for (const Line &line : found) {
-                if (tried.size() >= 4 || line.score < minimum_contrast) break;
+                if (tried.size() >= 8 || line.score < minimum_contrast) break;
                 const bool near = std::any_of(tried.begin(), tried.end(), [&](const Line &o) {
                     return std::abs((o.a + o.b) - (line.a + line.b)) < 6;
                 });
                 if (!near) tried.push_back(line);
             }
-            int bestA = 0, bestB = 0;
-            for (Line line : tried) {
+            for (Line &line : tried) {
                 line.score = contrast(line.a, line.b, 48);
                 for (bool better = true; better;) {
                     better = false;
@@ -821,6 +821,11 @@ int idkcv_snap_sides(const uint8_t *luma, int width, int height, int stride, flo
                         }
                     }
                 }
+            }
+            // The strongest once settled (the coarse scores, on fewer points, can alias with print).
+            std::sort(tried.begin(), tried.end(), [](const Line &x, const Line &y) { return x.score > y.score; });
+            int bestA = 0, bestB = 0;
+            for (const Line &line : tried) {
                 if (acceptable(line.score, line.a, line.b)) {
                     bestA = line.a;
                     bestB = line.b;
