@@ -11,6 +11,9 @@ import Testing
 enum VisionRig {
     static var sequence: String? { CommandRig.env("IDKIOSK_RIG_SEQUENCE") }
     static var faceSequence: String? { CommandRig.env("IDKIOSK_RIG_FACE_SEQUENCE") }
+    /// The field scenes' demo booklet: a passport open at its data page placed on the platen.
+    static var booklet: String? { CommandRig.env("IDKIOSK_RIG_BOOKLET") }
+    static var hasBooklet: Bool { CommandRig.isActive && access("/dev/video10", F_OK) == 0 && booklet != nil && models != nil }
     static var hasFace: Bool { CommandRig.isActive && access("/dev/video10", F_OK) == 0 && faceSequence != nil && models != nil }
     static var models: String? { CommandRig.env("IDKIOSK_RIG_MODELS") }
     static var isActive: Bool {
@@ -29,6 +32,27 @@ struct AnalyzeRigTests {
         let path = try #require(VisionRig.sequence), models = try #require(VisionRig.models)
         let run = try LoopbackFeed.while(path) {
             IDKioskBinary.run("analyze", "document", "/dev/video10", "--frames", "90", "--models", models, "--json")
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]
+        let report = try #require(reports?.first)
+        let states = (report["frames"] as? [[String: Any]])?.compactMap { $0["state"] as? String } ?? []
+        #expect(states.contains("ready"), "\(states)")
+        #expect(report["chipKeyRead"] as? Bool == true, "\(states)")
+    }
+}
+
+/// `idkiosk analyze document /dev/video10` in the rig VM with v4l2loopback fed a passport
+/// open in its booklet (the facing page above the data page, the cover's edge): the page is
+/// found and guided to ready, and the key is read from the MRZ (issue 25's real peer).
+@Suite(
+    "analyze a booklet through v4l2loopback in the rig VM",
+    .enabled(if: VisionRig.hasBooklet, "needs v4l2loopback, the field scenes' demo booklet and the MRZ model in the rig VM: run `make rig-test`"))
+struct AnalyzeBookletRigTests {
+    @Test func aPassportOpenInItsBookletGivesTheChipKey() throws {
+        let path = try #require(VisionRig.booklet), models = try #require(VisionRig.models)
+        let run = try LoopbackFeed.while(path) {
+            IDKioskBinary.run("analyze", "document", "/dev/video10", "--frames", "60", "--models", models, "--json")
         }
         #expect(run.status == 0, "\(run.stderr)")
         let reports = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]]

@@ -152,6 +152,13 @@ if [ -f "$root/.cache/vision-data/sequences/td3-slide-in.mjpeg" ] && [ -f "$root
     cp "$root/.cache/vision-data/sequences/td3-slide-in.mjpeg" "$stage/rig/vision/"
     cp "$root/.cache/models/mrz-ocrb-v1.bin" "$root/.cache/models/MANIFEST" "$stage/rig/models/"
 fi
+# The booklet's analysis rig test feeds the field scenes' demo booklet (make vision-data: a
+# passport open at its data page, placed on the platen) with the same model.
+if [ -f "$root/.cache/vision-data/field/sequences/demo-booklet.mjpeg" ] && [ -f "$root/.cache/models/mrz-ocrb-v1.bin" ]; then
+    mkdir -p "$stage/rig/vision" "$stage/rig/models"
+    cp "$root/.cache/vision-data/field/sequences/demo-booklet.mjpeg" "$stage/rig/vision/"
+    cp "$root/.cache/models/mrz-ocrb-v1.bin" "$root/.cache/models/MANIFEST" "$stage/rig/models/"
+fi
 # The face analysis rig test feeds the generated face recording (make face-data) with the
 # face models (make vision-models); without them it skips.
 if [ -f "$root/.cache/face-data/demo-face.mjpeg" ] && [ -f "$root/.cache/models/dlib_face_recognition_resnet_model_v1.dat" ]; then
