@@ -42,7 +42,7 @@ echo "==> Vision: the PDF417 on a card's back (ours: finder + corrected crop, ag
 "$bin/VisionBenchmark" barcode
 echo
 echo "==> Vision: the MRZ found first on the field scenes' heldout and sealed splits (scripts/vision-data/field) and on the clean-room stills (scripts/cleanroom-data, measurement only: docs/cleanroom-data.md)"
-make --no-print-directory field-data
+make --no-print-directory field-data-all
 "$bin/VisionBenchmark" field heldout sealed
 make --no-print-directory cleanroom-data
 "$bin/VisionBenchmark" cleanroom

@@ -44,7 +44,7 @@ if CommandLine.arguments.dropFirst().first == "recordings" {
 if CommandLine.arguments.dropFirst().first == "field" {
     for split in CommandLine.arguments.dropFirst(2) {
         try CleanroomBenchmark.run(
-            stills: CleanroomBenchmark.fieldFolder(split), missing: "make field-data",
+            stills: CleanroomBenchmark.fieldFolder(split), missing: "make field-data-all",
             title: "the field scenes' \(split) split (the project's own generator\(split == "train" ? ", tuned on" : ", never tuned on"))")
         try StationStillsBenchmark.run(stills: CleanroomBenchmark.fieldFolder(split), title: "the field scenes' \(split) split")
     }

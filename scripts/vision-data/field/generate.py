@@ -551,9 +551,9 @@ def place_document(rng, nrng, split, n, cam, case, frame, rec):
 
 # ---------------------------------------------------------------- the set
 
-def contact_sheet(out):
+def contact_sheet(out, splits):
     tiles, crops = [], []
-    for split in SPLITS:
+    for split in splits:
         d = os.path.join(out, split)
         names = sorted(x for x in os.listdir(d) if x.endswith(".json"))
         for name in names[::max(1, len(names) // 10)][:10]:
@@ -597,6 +597,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.join(REPO, ".cache", "vision-data", "field"))
     parser.add_argument("--force", action="store_true")
+    parser.add_argument("--splits", default=",".join(SPLITS),
+                        help="the splits to have, comma-separated (make test needs train; make bench all)")
     parser.add_argument("--only", choices=SPLITS, help="one split (a trial; no stamp)")
     parser.add_argument("--limit", type=int, help="the first N stills of each size (a trial; no stamp)")
     args = parser.parse_args()
@@ -610,14 +612,23 @@ def main():
         stamp = json.load(open(stamp_path))
     except (OSError, ValueError):
         stamp = {}
-    if not args.force and not trial and stamp.get("sources") == sources:
-        print("field-data: %s is current" % out)
+    wanted = [split for split in SPLITS if split in args.splits.split(",")]
+    if not wanted:
+        parser.error("--splits: none of %s" % ", ".join(SPLITS))
+    # The splits made from these sources (a stamp from before splits were chosen holds all).
+    current = set(stamp.get("splits", SPLITS)) if stamp.get("sources") == sources and not args.force else set()
+    if not trial and set(wanted) <= current:
+        print("field-data: %s is current (%s)" % (out, ", ".join(wanted)))
         return
     if os.path.exists(stamp_path):
         os.remove(stamp_path)
+    # Splits made from other sources go: nothing measures stale stills.
+    for split in SPLITS:
+        if split not in current and split not in wanted and not trial:
+            shutil.rmtree(os.path.join(out, split), ignore_errors=True)
     wall, cpu = time.time(), time.process_time()
-    summary = {}
-    for split in (args.only,) if args.only else SPLITS:
+    summary = {k: v for k, v in stamp.get("summary", {}).items() if k in current}
+    for split in (args.only,) if args.only else [split for split in wanted if split not in current]:
         t0 = time.process_time()
         d = os.path.join(out, split)
         shutil.rmtree(d, ignore_errors=True)
@@ -639,9 +650,10 @@ def main():
             print("    %-9s %s" % (key, json.dumps(dict(sorted(counts[key].items())))))
         print("    mrz_readable %d" % counts["mrz_readable"])
     if not trial:
-        contact_sheet(out)
+        made = [split for split in SPLITS if split in current or split in wanted]
+        contact_sheet(out, made)
         with open(stamp_path, "w") as f:
-            json.dump({"sources": sources, "summary": summary, "cpu_s": round(time.process_time() - cpu, 1)}, f, indent=1)
+            json.dump({"sources": sources, "splits": made, "summary": summary, "cpu_s": round(time.process_time() - cpu, 1)}, f, indent=1)
     print("field-data: made %s in %.1f s (%.1f s CPU, one thread)" % (out, time.time() - wall, time.process_time() - cpu))
 
 
