@@ -164,8 +164,8 @@ public struct MRZLocator: Sendable {
     /// within 3 degrees, thickness within 45 %, spaced 1.3 to 3.4 thicknesses apart (evenly,
     /// for three; a line is about as thick as its characters are high, 2.4 mm: a TD1's lines
     /// are 4.23 mm apart, a TD2's or TD3's 6.35), and starting or ending together. Their
-    /// lengths may differ: a line of the
-    /// zone ends in `<` fillers, which are thin, and may be found shorter than it is.
+    /// lengths may differ: a line of the zone ends in `<` fillers, which are thin, and may be
+    /// found shorter than it is.
     static func groups(_ lines: [TextLine]) -> [[TextLine]] {
         let lines = joined(deduplicated(lines)).filter { $0.length >= 12 * $0.thickness }
         var pairs: [(Int, Int, Double)] = []
@@ -320,14 +320,14 @@ public struct MRZLocator: Sendable {
 
     // MARK: - Reading and the page
 
-    /// The zone of `group` read at the scale its lines' spacing gives. Three lines are a TD1's
-    /// (4.23 mm apart). Two lines about 1.75 of their thicknesses apart are two of a TD1's, about
-    /// 2.6 a TD2's or TD3's (6.35 mm); between 1.95 and 2.9 (a slant thins the lines) the other
-    /// spacing is tried when the nearer gives no reading whose check digits hold.
     /// Lines this many of their thicknesses apart or more are a TD2's or TD3's (6.35 mm, about
     /// 2.6 thicknesses), nearer a TD1's (4.23 mm, about 1.75).
     static let wideSpacing = 2.15
 
+    /// The zone of `group` read at the scale its lines' spacing gives. Three lines are a TD1's
+    /// (4.23 mm apart). Two lines about 1.75 of their thicknesses apart are two of a TD1's, about
+    /// 2.6 a TD2's or TD3's (6.35 mm); between 1.95 and 2.9 (a slant thins the lines) the other
+    /// spacing is tried when the nearer gives no reading whose check digits hold.
     func readEitherSpacing(_ group: [TextLine], in image: LumaImage) throws(VisionError) -> Found? {
         guard group.count == 2 else { return try read(group, in: image, wide: false) }
         let n = group[0].up
