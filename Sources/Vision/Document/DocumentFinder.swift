@@ -135,18 +135,25 @@ public final class DocumentFinder: Sendable {
     public func snapped(
         _ quadrilateral: Quadrilateral, as documentClass: DocumentClass, in image: LumaImage, inward: Double? = nil, outward: Double? = nil
     ) throws(VisionError) -> Quadrilateral {
-        let (corners, moved) = try OpenCV.snapSides(
-            image, Self.corners(quadrilateral), inward: Float(inward ?? settings.snapInward), outward: Float(outward ?? settings.snapOutward),
-            minimumContrast: Float(settings.snapContrast)
-        ).get()
-        guard moved > 0 else { return quadrilateral }
-        let candidate = Self.quadrilateral(corners)
+        guard let candidate = try sidesMoved(quadrilateral, in: image, inward: inward, outward: outward) else { return quadrilateral }
         let focalLength = DocumentPose.focalLength(width: image.width, horizontalFieldOfView: settings.horizontalFieldOfView)
         func misfit(_ q: Quadrilateral) -> Double? {
             DocumentPose(q, width: image.width, height: image.height, focalLength: focalLength).map { ($0.aspectRatio / documentClass.aspectRatio - 1).magnitude }
         }
         guard let after = misfit(candidate), after <= max(misfit(quadrilateral) ?? 0, 0.03) else { return quadrilateral }
         return candidate
+    }
+
+    /// `quadrilateral` with its sides moved to the edges near them (idkcv_snap_sides, the
+    /// settings' reach by default); nil when no side moved.
+    private func sidesMoved(
+        _ quadrilateral: Quadrilateral, in image: LumaImage, inward: Double? = nil, outward: Double? = nil
+    ) throws(VisionError) -> Quadrilateral? {
+        let (corners, moved) = try OpenCV.snapSides(
+            image, Self.corners(quadrilateral), inward: Float(inward ?? settings.snapInward), outward: Float(outward ?? settings.snapOutward),
+            minimumContrast: Float(settings.snapContrast)
+        ).get()
+        return moved > 0 ? Self.quadrilateral(corners) : nil
     }
 
     private func learn(from image: LumaImage, _ observation: DocumentObservation, state: inout State) throws(VisionError) {
@@ -221,12 +228,8 @@ public final class DocumentFinder: Sendable {
             // holding it: its sides brought to the strongest edges near them may give the shape.
             if documentClass == nil, inside, snapsTried < Self.snapsPerFrame {
                 snapsTried += 1
-                let (corners, moved) = try OpenCV.snapSides(
-                    image, Self.corners(quadrilateral), inward: Float(settings.snapInward), outward: Float(settings.snapOutward),
-                    minimumContrast: Float(settings.snapContrast)
-                ).get()
-                let snapped = Self.quadrilateral(corners)
-                if moved > 0, let snappedPose = DocumentPose(snapped, width: image.width, height: image.height, focalLength: focalLength),
+                if let snapped = try sidesMoved(quadrilateral, in: image),
+                   let snappedPose = DocumentPose(snapped, width: image.width, height: image.height, focalLength: focalLength),
                    let snappedClass = classify(snappedPose.aspectRatio, among: classes),
                    snapped.isInside(width: image.width, height: image.height, margin: margin)
                 {
