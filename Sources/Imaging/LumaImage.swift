@@ -25,6 +25,13 @@ public struct LumaImage: Sendable, Equatable {
     }
 
     public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
+
+    /// The image turned by 180 degrees (its pixels in reverse order).
+    public var turned: LumaImage {
+        var pixels = pixels
+        pixels.reverse()
+        return LumaImage(width: width, height: height, pixels: pixels)
+    }
 }
 
 extension LumaImage {

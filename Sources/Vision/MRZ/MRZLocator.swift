@@ -382,7 +382,8 @@ public struct MRZLocator: Sendable {
             corners: corners.flatMap { [Float($0.x), Float($0.y)] }, into: &pixels, targetWidth: width, targetHeight: height
         ).get()
         let crop = LumaImage(width: width, height: height, pixels: pixels)
-        guard var reading = reader.readZone(crop), reading.format.lineCount == group.count || mayBeTD1 else { return nil }
+        guard let (read, band) = reader.readZoneBanded(crop), read.format.lineCount == group.count || mayBeTD1 else { return nil }
+        var reading = read
         let documentClass: DocumentClass = switch reading.format {
         case .td1: .td1
         case .td2: .td2
@@ -390,11 +391,6 @@ public struct MRZLocator: Sendable {
         }
         // The reader's own lines, in the crop as it read it (turned for an upside-down zone),
         // then in the frame: the crop is a rectangle of the frame, so the map is affine.
-        let upright = reading.upsideDown ? LumaImage(width: width, height: height, pixels: pixels.reversed()) : crop
-        let nominalPitch = MRZReader.pitchMillimetres * reader.pixelsPerMillimetre
-        guard let band = MRZBand.find(in: upright, pitch: nominalPitch, from: 0, loose: true), band.lines.count == reading.format.lineCount else {
-            return nil
-        }
         func frame(_ p: Point) -> Point {
             let (x, y) = reading.upsideDown ? (Double(width) - p.x, Double(height) - p.y) : (p.x, p.y)
             let (fx, fy) = (x / Double(width), y / Double(height))
@@ -409,7 +405,7 @@ public struct MRZLocator: Sendable {
                 start: frame(Point(x: Double(line.left), y: middle + slope * (Double(line.left) - centreX))),
                 end: frame(Point(x: Double(line.right), y: middle + slope * (Double(line.right) - centreX))))
         }
-        let page = Self.page(of: documentClass, format: reading.format, band: band, in: upright).corners.map(frame)
+        let page = Self.page(of: documentClass, format: reading.format, band: band).corners.map(frame)
         // A zone seen at a slant converges: the rectangle cut it unevenly. Once its lines' ends
         // are known, it is cut again along them (a perspective warp) and read again.
         if !reading.allCheckDigitsHold, let again = try rereadAlong(segments, format: reading.format, in: image),
@@ -466,7 +462,7 @@ public struct MRZLocator: Sendable {
     /// The page's corners in the upright zone crop, from the reader's lines: their start gives
     /// the left edge, their centres the bottom edge, the class's size the rest, at the scale of
     /// their length in characters (ICAO's 2.54 mm pitch).
-    static func page(of documentClass: DocumentClass, format: MRZReading.Format, band: MRZBand, in crop: LumaImage) -> Quadrilateral {
+    static func page(of documentClass: DocumentClass, format: MRZReading.Format, band: MRZBand) -> Quadrilateral {
         let geometry = zoneGeometry(format)
         let (widthMM, heightMM) = documentClass.size
         let characters = Double(format.lineLength) - 1 + Double(MRZReader.inkWidth)

@@ -39,23 +39,36 @@ public struct MRZReader: Sendable {
     }
 
     func read(_ crop: LumaImage, searchFrom: Float, loose: Bool = false) -> MRZReading? {
-        let upright = readOriented(crop, upsideDown: false, searchFrom: searchFrom, loose: loose)
-        if let upright, upright.allCheckDigitsHold { return upright }
-        let turned = readOriented(
-            LumaImage(width: crop.width, height: crop.height, pixels: crop.pixels.reversed()), upsideDown: true, searchFrom: searchFrom,
-            loose: loose)
+        readBanded(crop, searchFrom: searchFrom, loose: loose)?.reading
+    }
+
+    /// What ``readZone(_:)`` reads, with the lines it read it from (in the crop as read:
+    /// turned for an upside-down zone).
+    func readZoneBanded(_ crop: LumaImage) -> (reading: MRZReading, band: MRZBand)? {
+        readBanded(crop, searchFrom: 0, loose: true)
+    }
+
+    func readBanded(_ crop: LumaImage, searchFrom: Float, loose: Bool) -> (reading: MRZReading, band: MRZBand)? {
+        let nominalPitch = Self.pitchMillimetres * pixelsPerMillimetre
+        let ink = MRZBand.Ink(crop, pitch: nominalPitch, from: searchFrom)
+        let upright = ink.flatMap { readOriented(crop, ink: $0, upsideDown: false, loose: loose) }
+        if let upright, upright.reading.allCheckDigitsHold { return upright }
+        let turnedCrop = crop.turned
+        let turnedInk = ink?.turned ?? MRZBand.Ink(turnedCrop, pitch: nominalPitch, from: searchFrom)
+        let turned = turnedInk.flatMap { readOriented(turnedCrop, ink: $0, upsideDown: true, loose: loose) }
         switch (upright, turned) {
         case (nil, let turned): return turned
         case (let upright, nil): return upright
         case (let upright?, let turned?):
-            if turned.allCheckDigitsHold { return turned }
-            return turned.meanConfidence > upright.meanConfidence ? turned : upright
+            if turned.reading.allCheckDigitsHold { return turned }
+            return turned.reading.meanConfidence > upright.reading.meanConfidence ? turned : upright
         }
     }
 
-    func readOriented(_ image: LumaImage, upsideDown: Bool, searchFrom: Float = MRZBand.searchFrom, loose: Bool = false) -> MRZReading? {
+    /// The reading of `image` (upright as given) from the lines found in its `ink`.
+    func readOriented(_ image: LumaImage, ink: MRZBand.Ink, upsideDown: Bool, loose: Bool) -> (reading: MRZReading, band: MRZBand)? {
         let nominalPitch = Self.pitchMillimetres * pixelsPerMillimetre
-        guard let band = MRZBand.find(in: image, pitch: nominalPitch, from: searchFrom, loose: loose) else { return nil }
+        guard let band = MRZBand.find(in: ink, pitch: nominalPitch, loose: loose) else { return nil }
         guard let format = Self.format(of: band, nominalPitch: nominalPitch) else { return nil }
         var features = [Float](repeating: 0, count: model.cellWidth * model.cellHeight)
         var probabilities = [Float](repeating: 0, count: model.alphabet.count)
@@ -76,7 +89,7 @@ public struct MRZReader: Sendable {
             scores.append(lineScores)
         }
         let lines = MRZLayout.decode(scores, format: format, alphabet: model.alphabet)
-        return MRZReading(format: format, lines: lines, upsideDown: upsideDown)
+        return (MRZReading(format: format, lines: lines, upsideDown: upsideDown), band)
     }
 
     /// ICAO 9303's nominal distance between the MRZ's lines: a TD1's 4.23 mm (six lines to

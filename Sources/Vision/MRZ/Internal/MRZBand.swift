@@ -44,12 +44,45 @@ struct MRZBand {
     ///   - loose: the crop's scale is a guess (a zone found first): lines of 0.3 to 2.2
     ///     nominal pitches high and at least 15 long, not 0.45 to 1.8 and 25.
     static func find(in image: LumaImage, pitch: Float, from: Float = searchFrom, loose: Bool = false) -> MRZBand? {
-        let w = image.width, h = image.height
-        let y0 = Int(Float(h) * from)
-        let rows = h - y0
-        guard w >= 64, rows >= 32 else { return nil }
-        var ink = binarise(image, fromRow: y0, stroke: Int(pitch * closingSize) | 1)
-        clearLongRuns(&ink, width: w, longerThan: Int(pitch * longestRun))
+        Ink(image, pitch: pitch, from: from).flatMap { find(in: $0, pitch: pitch, loose: loose) }
+    }
+
+    /// The ink of an image's searched rows, as ``find(in:pitch:from:loose:)`` looks for lines
+    /// in it: binarised, rows' long runs cleared.
+    struct Ink {
+        var pixels: [Bool]
+        var width: Int
+        /// The image row of the first row of `pixels`.
+        var fromRow: Int
+
+        /// Nil when the searched rows are too few or too narrow to hold a zone.
+        init?(_ image: LumaImage, pitch: Float, from: Float) {
+            let y0 = Int(Float(image.height) * from)
+            guard image.width >= 64, image.height - y0 >= 32 else { return nil }
+            pixels = binarise(image, fromRow: y0, stroke: Int(pitch * closingSize) | 1)
+            clearLongRuns(&pixels, width: image.width, longerThan: Int(pitch * longestRun))
+            width = image.width
+            fromRow = y0
+        }
+
+        /// The ink of the image turned by 180 degrees (its pixels reversed), when the whole
+        /// image was searched: every step of the binarisation (the squares' means cut at the
+        /// borders, the darkest-ink percentile, the closing's centred square, the rows' runs)
+        /// is symmetric under the turn, so the turned image's ink is this ink reversed, without
+        /// binarising it again.
+        var turned: Ink? {
+            guard fromRow == 0 else { return nil }
+            var turned = self
+            turned.pixels.reverse()
+            return turned
+        }
+    }
+
+    /// The lines found in `ink`, as ``find(in:pitch:from:loose:)``.
+    static func find(in ink: Ink, pitch: Float, loose: Bool) -> MRZBand? {
+        let w = ink.width, y0 = ink.fromRow
+        let rows = ink.pixels.count / w
+        let ink = ink.pixels
         let centreX = Float(w) / 2
 
         // Skew: the angle whose sheared row projection has the largest sum of squares.
@@ -335,40 +368,60 @@ struct MRZBand {
         var histogram = [Int](repeating: 0, count: 256)
         image.pixels.withUnsafeBufferPointer { p in
             integral.withUnsafeMutableBufferPointer { s in
-                for y in 0..<rows {
-                    var rowSum = 0
-                    let source = (y + y0) * w
-                    for x in 0..<w {
-                        let v = Int(p[source + x])
-                        histogram[v] += 1
-                        rowSum += v
-                        s[(y + 1) * stride + x + 1] = s[y * stride + x + 1] + rowSum
+                histogram.withUnsafeMutableBufferPointer { histogram in
+                    for y in 0..<rows {
+                        var rowSum = 0
+                        let source = (y + y0) * w, above = y * stride + 1, here = (y + 1) * stride + 1
+                        for x in 0..<w {
+                            let v = Int(p[source &+ x])
+                            histogram[v] &+= 1
+                            rowSum &+= v
+                            s[here &+ x] = s[above &+ x] &+ rowSum
+                        }
                     }
                 }
             }
         }
         let inkLevel = MRZCell.percentile(histogram, total: w * rows, fraction: darkest)
         let (n, d) = inkShare
+        let r = radius
+        let closed = closing(image, fromRow: y0, size: stroke)
         integral.withUnsafeBufferPointer { s in
             ink.withUnsafeMutableBufferPointer { ink in
-                let r = radius
-                let closed = closing(image, fromRow: y0, size: stroke)
-                for y in 0..<rows {
-                    let ya = max(0, y - r) * stride, yb = min(rows, y + r + 1) * stride
-                    let ya3 = max(0, y - 1) * stride, yb3 = min(rows, y + 2) * stride
-                    let height = (yb - ya) / stride, height3 = (yb3 - ya3) / stride
-                    for x in 0..<w {
-                        let xa = max(0, x - r), xb = min(w, x + r + 1)
-                        let xa3 = max(0, x - 1), xb3 = min(w, x + 2)
-                        let area = height * (xb - xa), area3 = height3 * (xb3 - xa3)
-                        let sum = s[yb + xb] - s[ya + xb] - s[yb + xa] + s[ya + xa]
-                        let sum3 = s[yb3 + xb3] - s[ya3 + xb3] - s[yb3 + xa3] + s[ya3 + xa3]
+                closed.withUnsafeBufferPointer { closed in
+                    for y in 0..<rows {
+                        let ya = max(0, y - r) * stride, yb = min(rows, y + r + 1) * stride
+                        let ya3 = max(0, y - 1) * stride, yb3 = min(rows, y + 2) * stride
+                        let height = (yb - ya) / stride, height3 = (yb3 - ya3) / stride
+                        let row = y * w
                         // mean3 + offset < mean, without division: offset is the larger of
-                        // inkOffset and inkShare of (mean - inkLevel).
-                        let lhs = sum3 * area, rhs = sum * area3
-                        let shared = d * lhs + n * (sum - inkLevel * area) * area3
-                        ink[y * w + x] = lhs + inkOffset * area3 * area < rhs && shared < d * rhs
-                            && (Int(closed[y * w + x]) - inkOffset) * area3 > sum3
+                        // inkOffset and inkShare of (mean - inkLevel); and mean3 under the
+                        // closing by inkOffset.
+                        // (Wrapping arithmetic: no value here comes near Int's range.)
+                        @inline(__always) func isInk(_ x: Int, _ xa: Int, _ xb: Int, _ xa3: Int, _ xb3: Int) -> Bool {
+                            let area = height &* (xb &- xa), area3 = height3 &* (xb3 &- xa3)
+                            let sum = s[yb &+ xb] &- s[ya &+ xb] &- s[yb &+ xa] &+ s[ya &+ xa]
+                            let sum3 = s[yb3 &+ xb3] &- s[ya3 &+ xb3] &- s[yb3 &+ xa3] &+ s[ya3 &+ xa3]
+                            let lhs = sum3 &* area, rhs = sum &* area3
+                            let shared = d &* lhs &+ n &* (sum &- inkLevel &* area) &* area3
+                            // Each test evaluated (no branch between them): `&` of the three.
+                            let darker = lhs &+ inkOffset &* area3 &* area < rhs
+                            let deepEnough = shared < d &* rhs
+                            let belowClosing = (Int(closed[row &+ x]) &- inkOffset) &* area3 > sum3
+                            return (darker ? 1 : 0) & (deepEnough ? 1 : 0) & (belowClosing ? 1 : 0) == 1
+                        }
+                        // The squares are cut at the borders only in the first and last `r`
+                        // columns; between them, whole.
+                        let inner = min(r, w)..<max(min(r, w), w - r)
+                        for x in 0..<inner.lowerBound {
+                            ink[row + x] = isInk(x, max(0, x - r), min(w, x + r + 1), max(0, x - 1), min(w, x + 2))
+                        }
+                        for x in inner {
+                            ink[row &+ x] = isInk(x, x &- r, x &+ r &+ 1, x &- 1, x &+ 2)
+                        }
+                        for x in inner.upperBound..<w {
+                            ink[row + x] = isInk(x, max(0, x - r), min(w, x + r + 1), max(0, x - 1), min(w, x + 2))
+                        }
                     }
                 }
             }
