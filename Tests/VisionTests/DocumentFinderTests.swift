@@ -81,6 +81,29 @@ struct DocumentFinderTests {
         #expect(try !finder().observe(scene.platen(seed: 15)).cutOff)
     }
 
+    @Test("a plain page over most of the frame, cut by its edge, is cut off: lighter than the platen around it, though not than the frame's median")
+    func largePageCutOff() throws {
+        let large = scene.corners(.init(size: DocumentClass.td3.size, distance: 150, offset: (35, 0)))
+        let frame = scene.frame(seed: 16, pages: [large], luma: 170)
+        let visible = Double(frame.pixels.filter { $0 >= 150 }.count) / Double(frame.pixels.count)  // the page's pixels (the platen is about 80)
+        #expect(visible > 0.55, "the page covers \(visible) of the frame")
+        let observation = try finder().observe(frame)
+        #expect(observation.document == nil)
+        #expect(observation.cutOff)
+    }
+
+    @Test("a card six hundredths of the frame, cut by its edge, is cut off")
+    func smallCardCutOff() throws {
+        // A TD1 card 250 mm away, two fifths of it beyond the frame's right edge.
+        let card = scene.corners(.init(size: DocumentClass.td1.size, distance: 250, offset: (135, 0)))
+        let frame = scene.frame(seed: 17, pages: [card])
+        let visible = Double(frame.pixels.filter { $0 >= 110 }.count) / Double(frame.pixels.count)  // the card's pixels (the platen is about 80)
+        #expect((0.04...0.08).contains(visible), "the card covers \(visible) of the frame")
+        let observation = try finder().observe(frame)
+        #expect(observation.document == nil)
+        #expect(observation.cutOff)
+    }
+
     @Test("the empty platen, a phone-shaped slab and a blob are no document")
     func notDocuments() throws {
         let finder = try finder()

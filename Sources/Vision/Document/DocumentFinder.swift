@@ -39,8 +39,9 @@ public final class DocumentFinder: Sendable {
         /// A corner closer than this part of the frame's width to the border is cut off.
         public var edgeMargin = 0.01
         /// The least part of the frame a region cut by its edge covers to count as a page
-        /// partly in view (``DocumentObservation/cutOff``).
-        public var minimumCutArea = 0.08
+        /// partly in view (``DocumentObservation/cutOff``): a card half out of a 60-degree
+        /// view 25 cm away still covers more.
+        public var minimumCutArea = 0.04
         /// How much lighter than the frame's median luma such a region must be (documents are
         /// light; a phone is not).
         public var cutLumaMargin = 25.0
@@ -238,10 +239,13 @@ public final class DocumentFinder: Sendable {
             }
             guard let pose, let documentClass else {
                 // Cut, its visible part has no ICAO shape; large and solid, it is likely a page.
-                // Documents are light: a dark slab (a phone) cut by the edge is not one.
+                // Documents are lighter than the surface they lie on: a dark slab (a phone) cut
+                // by the edge is not one. A region that leaves too little of the frame around
+                // it to tell is measured against the whole frame.
                 if !inside, Double(candidate.fill) >= settings.minimumFill,
                     quadrilateral.area >= settings.minimumCutArea * Double(image.width * image.height),
-                    Self.meanLuma(image, inside: quadrilateral) >= Self.medianLuma(image) + settings.cutLumaMargin
+                    let surface = Self.medianLuma(image, outside: quadrilateral) ?? Self.medianLuma(image),
+                    Self.meanLuma(image, inside: quadrilateral) >= surface + settings.cutLumaMargin
                 {
                     cutOff = true
                 }
@@ -283,13 +287,19 @@ public final class DocumentFinder: Sendable {
         return n == 0 ? 0 : Double(sum) / Double(n)
     }
 
-    /// The median luma of a 32x18 grid over the frame.
-    static func medianLuma(_ image: LumaImage) -> Double {
-        guard image.width > 0, image.height > 0 else { return 0 }
+    /// The median luma of a 32x18 grid over the frame, outside `quadrilateral` where one is
+    /// given (the surface around a region); nil when fewer than a tenth of the grid's points are.
+    static func medianLuma(_ image: LumaImage, outside quadrilateral: Quadrilateral? = nil) -> Double? {
+        guard image.width > 0, image.height > 0 else { return nil }
         var values: [UInt8] = []
         for j in 0..<18 {
-            for i in 0..<32 { values.append(image.pixels[(j * image.height / 18) * image.width + i * image.width / 32]) }
+            for i in 0..<32 {
+                let (x, y) = (i * image.width / 32, j * image.height / 18)
+                if let quadrilateral, quadrilateral.contains(Point(x: Double(x), y: Double(y))) { continue }
+                values.append(image.pixels[y * image.width + x])
+            }
         }
+        guard values.count >= 32 * 18 / 10 else { return nil }
         values.sort()
         return Double(values[values.count / 2])
     }

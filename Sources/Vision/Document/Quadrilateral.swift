@@ -54,6 +54,15 @@ public struct Quadrilateral: Hashable, Sendable, Codable {
         corners.allSatisfy { $0.x >= margin && $0.y >= margin && $0.x <= Double(width) - 1 - margin && $0.y <= Double(height) - 1 - margin }
     }
 
+    /// Whether `point` lies inside the quadrilateral (convex, either orientation) or on its sides.
+    public func contains(_ point: Point) -> Bool {
+        let orientation: Double = Self.signedArea(corners) >= 0 ? 1 : -1
+        return corners.indices.allSatisfy { i in
+            let a = corners[i], b = corners[(i + 1) % corners.count]
+            return orientation * ((b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)) >= 0
+        }
+    }
+
     static func signedArea(_ polygon: [Point]) -> Double {
         guard polygon.count >= 3 else { return 0 }
         var sum = 0.0
