@@ -395,6 +395,120 @@ bool quadrilateralFromRuns(const std::vector<cv::Point> &outline, double blobAre
     return bestScore > 0.5;
 }
 
+/// A quadrilateral from the outline's straight lines, found by RANSAC on its points: a
+/// document's side that a finger crosses leaves two runs of the outline on one line, which
+/// approxPolyDP cuts apart (and slants toward the finger) but one line holds. Finds up to
+/// eight lines (each at least a twentieth of the outline, points within 1.5 pixels, refitted),
+/// tries every four in each of their three cyclic orders, and keeps the convex
+/// quadrilateral whose sides the lines' own points cover most (as the runs').
+bool quadrilateralFromLines(const std::vector<cv::Point> &outline, double blobArea, cv::Size size, std::vector<cv::Point2f> &best) {
+    const int n = (int)outline.size();
+    if (n < 48) return false;
+    std::vector<char> used(n, 0);
+    for (int i = 0; i < n; i++) used[i] = onBorder(cv::Point2f(outline[i]), size) ? 1 : 0;
+    struct Line {
+        cv::Vec4f line;
+        std::vector<cv::Point2f> points;
+    };
+    std::vector<Line> lines;
+    // Hypotheses: about 120 pairs of outline points `step` apart, each counted over the outline.
+    const int minimum = std::max(10, n / 20), step = std::max(3, n / 60), stride = std::max(2, n / 120);
+    for (int round = 0; round < 8; round++) {
+        int bestCount = 0;
+        cv::Point2f bestA, bestU;
+        for (int i = 0; i < n; i += stride) {
+            int j = (i + step) % n;
+            if (used[i] || used[j]) continue;
+            cv::Point2f a(outline[i]), b(outline[j]);
+            float length = (float)cv::norm(b - a);
+            if (length < 2) continue;
+            cv::Point2f u = (b - a) / length;
+            int count = 0;
+            for (int k = 0; k < n; k++) {
+                if (used[k]) continue;
+                cv::Point2f q = cv::Point2f(outline[k]) - a;
+                if (std::fabs(u.x * q.y - u.y * q.x) <= 1.5f) count++;
+            }
+            if (count > bestCount) {
+                bestCount = count;
+                bestA = a;
+                bestU = u;
+            }
+        }
+        if (bestCount < minimum) break;
+        Line found;
+        for (int k = 0; k < n; k++) {
+            if (used[k]) continue;
+            cv::Point2f q = cv::Point2f(outline[k]) - bestA;
+            if (std::fabs(bestU.x * q.y - bestU.y * q.x) <= 1.5f) found.points.push_back(cv::Point2f(outline[k]));
+        }
+        cv::fitLine(found.points, found.line, cv::DIST_HUBER, 0, 0.01, 0.01);
+        // The points near the refitted line are its own, whatever the first guess took.
+        found.points.clear();
+        cv::Point2f u(found.line[0], found.line[1]), a(found.line[2], found.line[3]);
+        for (int k = 0; k < n; k++) {
+            if (used[k]) continue;
+            cv::Point2f q = cv::Point2f(outline[k]) - a;
+            if (std::fabs(u.x * q.y - u.y * q.x) <= 1.5f) {
+                found.points.push_back(cv::Point2f(outline[k]));
+                used[k] = 1;
+            }
+        }
+        if ((int)found.points.size() < minimum) break;
+        lines.push_back(std::move(found));
+    }
+    const int m = (int)lines.size();
+    if (m < 4) return false;
+    double bestScore = 0;
+    for (int a = 0; a < m; a++)
+        for (int b = a + 1; b < m; b++)
+            for (int c = b + 1; c < m; c++)
+                for (int d = c + 1; d < m; d++) {
+                    const int cycles[3][4] = {{a, b, c, d}, {a, b, d, c}, {a, c, b, d}};
+                    for (const auto &cycle : cycles) {
+                        cv::Vec4f sides[4];
+                        bool fitted[4] = {true, true, true, true};
+                        for (int i = 0; i < 4; i++) sides[i] = lines[cycle[i]].line;
+                        // Corner i joins side i-1 and side i; every pair must meet.
+                        std::vector<cv::Point2f> quad(4, cv::Point2f(0, 0));
+                        bool meets = true;
+                        for (int i = 0; i < 4; i++) {
+                            const cv::Vec4f &l1 = sides[(i + 3) % 4], &l2 = sides[i];
+                            float denominator = l1[0] * l2[1] - l1[1] * l2[0];
+                            if (std::fabs(denominator) < 0.2f) meets = false; // within about 12 degrees of parallel
+                        }
+                        if (!meets) continue;
+                        intersect(sides, fitted, quad, 1e9f);
+                        if (!cv::isContourConvex(quad)) continue;
+                        double area = cv::contourArea(quad);
+                        if (area < blobArea * 0.3 || area > blobArea * 1.2) continue;
+                        bool inside = true;
+                        for (const cv::Point2f &p : quad) inside &= p.x > -2 && p.y > -2 && p.x < size.width + 1 && p.y < size.height + 1;
+                        if (!inside) continue;
+                        // What of each side its line's points cover (one pixel each).
+                        double covered = 0;
+                        for (int i = 0; i < 4; i++) {
+                            cv::Point2f p = quad[i], q = quad[(i + 1) % 4];
+                            double side = cv::norm(q - p);
+                            if (side < 1e-6) continue;
+                            cv::Point2f u = (q - p) / (float)side;
+                            int on = 0;
+                            for (const cv::Point2f &r : lines[cycle[i]].points) {
+                                double t = (r - p).dot(u);
+                                if (t >= 0 && t <= side) on++;
+                            }
+                            covered += std::min((double)on, side);
+                        }
+                        double score = covered / cv::arcLength(quad, true);
+                        if (score > bestScore) {
+                            bestScore = score;
+                            best = quad;
+                        }
+                    }
+                }
+    return bestScore > 0.5;
+}
+
 /// How sharply `image` steps across the sides of a working-size quadrilateral: per side, the
 /// mean of (inside - outside) two pixels either side of it, away from the corners; the
 /// mean of the sides' magnitudes. A page on a platen steps the same way all along a side;
@@ -439,9 +553,14 @@ std::vector<cv::Point2f> outlineQuadrilateral(idkcv_finder *f, const std::vector
     cv::drawContours(f->outline, contours, (int)index, cv::Scalar(0), 1);
     cv::distanceTransform(f->outline, f->distance, cv::DIST_L2, 3);
     double hullSupport = support(f->distance, quad);
-    std::vector<cv::Point2f> runs;
-    if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), f->small.size(), runs) && support(f->distance, runs) > hullSupport) {
+    std::vector<cv::Point2f> runs, lines;
+    double best = hullSupport;
+    if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), f->small.size(), runs) && support(f->distance, runs) > best) {
         quad = runs;
+        best = support(f->distance, runs);
+    }
+    if (best < 0.9 && quadrilateralFromLines(contour, cv::contourArea(contour), f->small.size(), lines) && support(f->distance, lines) > best) {
+        quad = lines;
     }
     return quad;
 }

@@ -81,6 +81,31 @@ struct DocumentFinderTests {
         #expect(try !finder().observe(scene.platen(seed: 15)).cutOff)
     }
 
+    @Test("a card held by a hand whose finger crosses one side, the palm beyond it: the card's corners from its sides' lines")
+    func cardHeldAcrossOneSide() throws {
+        // The hand is one blob with the card: a palm to the right, a finger across the card's
+        // right side (the side's outline comes in two runs on one line, above and below it).
+        let card = scene.corners(.init(size: DocumentClass.td1.size, distance: 230, rotationDegrees: 3))
+        let c = card.corners
+        let right = Point(x: (c[1].x + c[2].x) / 2, y: (c[1].y + c[2].y) / 2)
+        let finger = Quadrilateral([
+            Point(x: right.x - 60, y: right.y - 22), Point(x: right.x + 120, y: right.y - 22),
+            Point(x: right.x + 120, y: right.y + 22), Point(x: right.x - 60, y: right.y + 22),
+        ])
+        var frame = scene.frame(seed: 23, pages: [card])
+        // The palm: a disc (a hand has no straight sides).
+        let (cx, cy, radius) = (right.x + 230, right.y + 10, 160.0)
+        for y in max(0, Int(cy - radius))..<min(scene.height, Int(cy + radius)) {
+            for x in max(0, Int(cx - radius))..<min(scene.width, Int(cx + radius)) where (Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy) <= radius * radius {
+                frame.pixels[y * scene.width + x] = 165
+            }
+        }
+        scene.fill(&frame, finger, luma: 165)
+        let document = try #require(try finder().observe(frame).document)
+        #expect(document.documentClass == .td1)
+        #expect(document.quadrilateral.jaccardIndex(with: card) > 0.95, "Jaccard \(document.quadrilateral.jaccardIndex(with: card))")
+    }
+
     @Test("a plain page over most of the frame, cut by its edge, is cut off: lighter than the platen around it, though not than the frame's median")
     func largePageCutOff() throws {
         let large = scene.corners(.init(size: DocumentClass.td3.size, distance: 150, offset: (35, 0)))
