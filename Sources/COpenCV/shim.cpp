@@ -411,10 +411,20 @@ bool quadrilateralFromLines(const std::vector<cv::Point> &outline, double blobAr
         std::vector<cv::Point2f> points;
     };
     std::vector<Line> lines;
+    // The outline's points not yet taken within 1.5 pixels of the line through `a` along `u`.
+    auto near = [&](cv::Point2f a, cv::Point2f u) {
+        std::vector<int> indices;
+        for (int k = 0; k < n; k++) {
+            if (used[k]) continue;
+            cv::Point2f q = cv::Point2f(outline[k]) - a;
+            if (std::fabs(u.x * q.y - u.y * q.x) <= 1.5f) indices.push_back(k);
+        }
+        return indices;
+    };
     // Hypotheses: about 120 pairs of outline points `step` apart, each counted over the outline.
     const int minimum = std::max(10, n / 20), step = std::max(3, n / 60), stride = std::max(2, n / 120);
     for (int round = 0; round < 8; round++) {
-        int bestCount = 0;
+        size_t bestCount = 0;
         cv::Point2f bestA, bestU;
         for (int i = 0; i < n; i += stride) {
             int j = (i + step) % n;
@@ -423,36 +433,22 @@ bool quadrilateralFromLines(const std::vector<cv::Point> &outline, double blobAr
             float length = (float)cv::norm(b - a);
             if (length < 2) continue;
             cv::Point2f u = (b - a) / length;
-            int count = 0;
-            for (int k = 0; k < n; k++) {
-                if (used[k]) continue;
-                cv::Point2f q = cv::Point2f(outline[k]) - a;
-                if (std::fabs(u.x * q.y - u.y * q.x) <= 1.5f) count++;
-            }
+            size_t count = near(a, u).size();
             if (count > bestCount) {
                 bestCount = count;
                 bestA = a;
                 bestU = u;
             }
         }
-        if (bestCount < minimum) break;
+        if ((int)bestCount < minimum) break;
         Line found;
-        for (int k = 0; k < n; k++) {
-            if (used[k]) continue;
-            cv::Point2f q = cv::Point2f(outline[k]) - bestA;
-            if (std::fabs(bestU.x * q.y - bestU.y * q.x) <= 1.5f) found.points.push_back(cv::Point2f(outline[k]));
-        }
+        for (int k : near(bestA, bestU)) found.points.push_back(cv::Point2f(outline[k]));
         cv::fitLine(found.points, found.line, cv::DIST_HUBER, 0, 0.01, 0.01);
         // The points near the refitted line are its own, whatever the first guess took.
         found.points.clear();
-        cv::Point2f u(found.line[0], found.line[1]), a(found.line[2], found.line[3]);
-        for (int k = 0; k < n; k++) {
-            if (used[k]) continue;
-            cv::Point2f q = cv::Point2f(outline[k]) - a;
-            if (std::fabs(u.x * q.y - u.y * q.x) <= 1.5f) {
-                found.points.push_back(cv::Point2f(outline[k]));
-                used[k] = 1;
-            }
+        for (int k : near(cv::Point2f(found.line[2], found.line[3]), cv::Point2f(found.line[0], found.line[1]))) {
+            found.points.push_back(cv::Point2f(outline[k]));
+            used[k] = 1;
         }
         if ((int)found.points.size() < minimum) break;
         lines.push_back(std::move(found));
@@ -552,15 +548,17 @@ std::vector<cv::Point2f> outlineQuadrilateral(idkcv_finder *f, const std::vector
     f->outline.setTo(255);
     cv::drawContours(f->outline, contours, (int)index, cv::Scalar(0), 1);
     cv::distanceTransform(f->outline, f->distance, cv::DIST_L2, 3);
-    double hullSupport = support(f->distance, quad);
-    std::vector<cv::Point2f> runs, lines;
-    double best = hullSupport;
-    if (hullSupport < 0.9 && quadrilateralFromRuns(contour, cv::contourArea(contour), f->small.size(), runs) && support(f->distance, runs) > best) {
-        quad = runs;
-        best = support(f->distance, runs);
-    }
-    if (best < 0.9 && quadrilateralFromLines(contour, cv::contourArea(contour), f->small.size(), lines) && support(f->distance, lines) > best) {
-        quad = lines;
+    // The hull's quadrilateral unless the outline supports another more: its runs', its lines'.
+    double best = support(f->distance, quad);
+    const double area = cv::contourArea(contour);
+    std::vector<cv::Point2f> other;
+    for (auto fit : {quadrilateralFromRuns, quadrilateralFromLines}) {
+        if (best >= 0.9 || !fit(contour, area, f->small.size(), other)) continue;
+        const double otherSupport = support(f->distance, other);
+        if (otherSupport > best) {
+            quad = other;
+            best = otherSupport;
+        }
     }
     return quad;
 }

@@ -42,8 +42,8 @@ public final class DocumentFinder: Sendable {
         /// partly in view (``DocumentObservation/cutOff``): a card half out of a 60-degree
         /// view 25 cm away still covers more.
         public var minimumCutArea = 0.04
-        /// How much lighter than the frame's median luma such a region must be (documents are
-        /// light; a phone is not).
+        /// How much lighter than the surface around it such a region must be (documents are
+        /// lighter than the platen; a phone is not).
         public var cutLumaMargin = 25.0
         /// The share of the background an empty frame gets.
         public var backgroundDrift = 0.05

@@ -35,7 +35,7 @@ public struct MRZReader: Sendable {
     /// Reads the MRZ of a crop of the zone alone (``MRZLocator``'s): its lines are looked for
     /// over the whole height, in either orientation.
     public func readZone(_ crop: LumaImage) -> MRZReading? {
-        read(crop, searchFrom: 0, loose: true)
+        readZoneBanded(crop)?.reading
     }
 
     func read(_ crop: LumaImage, searchFrom: Float, loose: Bool = false) -> MRZReading? {

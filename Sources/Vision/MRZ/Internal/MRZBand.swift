@@ -36,19 +36,8 @@ struct MRZBand {
     static let maximumSkew: Float = 3
     static let skewStep: Float = 0.25
 
-    /// The lines found, or nil when no group of two or three MRZ-like lines is there.
-    /// - Parameters:
-    ///   - pitch: the nominal character pitch in pixels.
-    ///   - from: where the search starts, as a fraction of the height (a crop of the zone
-    ///     alone is searched whole).
-    ///   - loose: the crop's scale is a guess (a zone found first): lines of 0.3 to 2.2
-    ///     nominal pitches high and at least 15 long, not 0.45 to 1.8 and 25.
-    static func find(in image: LumaImage, pitch: Float, from: Float = searchFrom, loose: Bool = false) -> MRZBand? {
-        Ink(image, pitch: pitch, from: from).flatMap { find(in: $0, pitch: pitch, loose: loose) }
-    }
-
-    /// The ink of an image's searched rows, as ``find(in:pitch:from:loose:)`` looks for lines
-    /// in it: binarised, rows' long runs cleared.
+    /// The ink of an image's searched rows, as ``find(in:pitch:loose:)`` looks for lines in
+    /// it: binarised, rows' long runs cleared.
     struct Ink {
         var pixels: [Bool]
         var width: Int
@@ -56,6 +45,10 @@ struct MRZBand {
         var fromRow: Int
 
         /// Nil when the searched rows are too few or too narrow to hold a zone.
+        /// - Parameters:
+        ///   - pitch: the nominal character pitch in pixels.
+        ///   - from: where the search starts, as a fraction of the height (a crop of the zone
+        ///     alone is searched whole).
         init?(_ image: LumaImage, pitch: Float, from: Float) {
             let y0 = Int(Float(image.height) * from)
             guard image.width >= 64, image.height - y0 >= 32 else { return nil }
@@ -78,7 +71,11 @@ struct MRZBand {
         }
     }
 
-    /// The lines found in `ink`, as ``find(in:pitch:from:loose:)``.
+    /// The lines found in `ink`, or nil when no group of two or three MRZ-like lines is there.
+    /// - Parameters:
+    ///   - pitch: the nominal character pitch in pixels (the one `ink` was made with).
+    ///   - loose: the crop's scale is a guess (a zone found first): lines of 0.3 to 2.2
+    ///     nominal pitches high and at least 15 long, not 0.45 to 1.8 and 25.
     static func find(in ink: Ink, pitch: Float, loose: Bool) -> MRZBand? {
         let w = ink.width, y0 = ink.fromRow
         let rows = ink.pixels.count / w
